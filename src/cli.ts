@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * argv → command. Commands are data (name, options, a lazily imported runner) so start-up only
+ * pays for yargs and the one command that runs. The only place that calls process.exit.
+ * Exit codes: 0 ok, 1 expected failure (one line on stderr), 2 usage.
+ */
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { isCortexError } from './errors.js';
+import { processIO, type CommandIO } from './commands/io.js';
+
+const io = processIO();
+let exitCode = 0;
+
+async function run(load: () => Promise<number>): Promise<void> {
+  try {
+    exitCode = await load();
+  } catch (err) {
+    if (isCortexError(err)) {
+      io.stderr.write(`cortex: ${err.message}\n`);
+      exitCode = err.code === 'USAGE' ? 2 : 1;
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      io.stderr.write(`cortex: unexpected error: ${message} (set CORTEX_DEBUG=1 for details)\n`);
+      if (io.env.CORTEX_DEBUG) io.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+      exitCode = 1;
+    }
+  }
+}
+
+const jsonOption = { json: { type: 'boolean', describe: 'print JSON instead of text' } } as const;
+
+function commands(cli: Argv, io: CommandIO): Argv {
+  return cli
+    .command(
+      'init',
+      'set up Cortex in this repository (creates the journal branch; safe to run twice)',
+      (y) => y.options(jsonOption),
+      (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),
+    )
+    .command(
+      'remember <text..>',
+      'store a memory: a decision, a rejected approach, something learned…',
+      (y) =>
+        y
+          .positional('text', { type: 'string', array: true, demandOption: true })
+          .options({
+            type: { alias: 't', type: 'string', default: 'learned', describe: 'decision | rejected | learned | plan | preference | error | done (or a full type name)' },
+            why: { type: 'string', describe: 'the reason behind it' },
+            instead: { type: 'string', describe: 'what was chosen instead (for a rejected approach)' },
+            file: { alias: 'f', type: 'string', array: true, describe: 'a related file (repeatable)' },
+            tag: { type: 'string', array: true, describe: 'a tag (repeatable)' },
+            session: { type: 'string', describe: 'session id to record (default: cli)' },
+            ...jsonOption,
+          }),
+      (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: argv.text as string[] }, io)),
+    )
+    .command(
+      'log',
+      'show memories newest first, like git log',
+      (y) =>
+        y.options({
+          type: { alias: 't', type: 'string', array: true, describe: 'only these types (repeatable or comma-separated)' },
+          since: { type: 'string', describe: 'only after this date (2026-11-01, "3 days ago")' },
+          until: { type: 'string', describe: 'only before this date' },
+          author: { type: 'string', describe: 'only by this author (substring of the email)' },
+          session: { type: 'string', describe: 'only from this session (id or prefix)' },
+          grep: { type: 'string', describe: 'only whose content matches this regular expression (case-insensitive)' },
+          n: { alias: 'max-count', type: 'number', describe: 'at most this many' },
+          oneline: { type: 'boolean', describe: 'one line per memory' },
+          ...jsonOption,
+        }),
+      (argv) => run(async () => (await import('./commands/log.js')).runLog(argv, io)),
+    )
+    .command(
+      'import <file>',
+      'add events from a JSONL file (- for stdin); ids already present are skipped',
+      (y) =>
+        y.positional('file', { type: 'string', demandOption: true }).options({
+          'skip-invalid': { type: 'boolean', describe: 'import the valid lines and report the rest, instead of importing nothing' },
+          ...jsonOption,
+        }),
+      (argv) => run(async () => (await import('./commands/import.js')).runImport({ ...argv, file: argv.file as string }, io)),
+    )
+    .command(
+      'export',
+      'print the whole journal as JSONL (what import takes back)',
+      (y) => y,
+      () => run(async () => (await import('./commands/export.js')).runExport({}, io)),
+    )
+    .command(
+      'status',
+      'show the journal, its size by type, and the cache',
+      (y) => y.options(jsonOption),
+      (argv) => run(async () => (await import('./commands/status.js')).runStatus(argv, io)),
+    );
+}
+
+const cli = commands(yargs(hideBin(process.argv)).scriptName('cortex'), io)
+  .demandCommand(1, 'give a command (cortex --help lists them)')
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('h', 'help')
+  .version()
+  .wrap(Math.min(110, process.stdout.columns || 100))
+  .fail((message, error) => {
+    if (error) throw error;
+    io.stderr.write(`cortex: ${message} (see cortex --help)\n`);
+    process.exit(2);
+  });
+
+await cli.parseAsync();
+process.exitCode = exitCode;

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CortexError } from '../errors.js';
+import { parseImportLines } from '../events/parse-import.js';
+import { append, captureContext, readAll } from '../journal/journal.js';
+import { openJournalAt, printJson, type CommandIO } from './io.js';
+
+export interface ImportArgs {
+  file: string;
+  skipInvalid?: boolean;
+  json?: boolean;
+}
+
+async function readInput(args: ImportArgs, io: CommandIO): Promise<string> {
+  if (args.file === '-') return io.readStdin();
+  try {
+    return await readFile(resolve(io.cwd, args.file), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CortexError('FILE_NOT_FOUND', code === 'ENOENT' ? `${args.file}: no such file` : `${args.file}: cannot read (${code})`);
+  }
+}
+
+/**
+ * JSONL → journal, in one commit. All or nothing by default: a bad line stops the import before
+ * anything is written, so a half-imported file never needs cleaning up. Ids already in the
+ * journal are skipped, so importing twice is harmless.
+ */
+export async function runImport(args: ImportArgs, io: CommandIO): Promise<number> {
+  const text = await readInput(args, io);
+  const journal = await openJournalAt(io);
+  const ctx = await captureContext(journal, 'import', 'import');
+  const { events, errors } = parseImportLines(text, ctx);
+  if (errors.length > 0 && !args.skipInvalid) {
+    const first = errors[0]!;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more bad lines)` : '';
+    throw new CortexError('INVALID_INPUT', `${args.file}:${first.line}: ${first.message}${more}; nothing imported (fix the line or pass --skip-invalid)`);
+  }
+  for (const e of errors) io.stderr.write(`cortex: warning: ${args.file}:${e.line}: ${e.message}; skipped\n`);
+
+  const existing = new Set((await readAll(journal)).events.map((e) => e.id));
+  const fresh = events.filter((e) => !existing.has(e.id));
+  await append(journal, fresh);
+  const summary = { imported: fresh.length, skipped: events.length - fresh.length, invalid: errors.length };
+  if (args.json) printJson(io, summary);
+  else io.stdout.write(`Imported ${summary.imported} event${summary.imported === 1 ? '' : 's'} (${summary.skipped} already present${summary.invalid ? `, ${summary.invalid} invalid lines skipped` : ''})\n`);
+  return 0;
+}

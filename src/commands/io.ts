@@ -1,0 +1,52 @@
+import { discoverRepo } from '../git/repo.js';
+import { openJournal, type Journal } from '../journal/journal.js';
+import type { LineProblem } from '../journal/parse-shard.js';
+import { colourEnabled, createPaint, type Paint } from '../format/paint.js';
+
+/**
+ * What a command may touch of the outside world, passed in so tests can run commands in
+ * process with their own streams and working directory.
+ */
+export interface CommandIO {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown };
+  readStdin: () => Promise<string>;
+}
+
+export function processIO(): CommandIO {
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+export const paintFor = (io: CommandIO): Paint => createPaint(colourEnabled(io.stdout, io.env));
+
+export async function openJournalAt(io: CommandIO): Promise<Journal> {
+  return openJournal(await discoverRepo(io.cwd));
+}
+
+const SHOWN_PROBLEMS = 3;
+
+/** Problems found while reading go to stderr, a line each, so stdout stays clean for --json. */
+export function warnProblems(io: CommandIO, problems: readonly LineProblem[]): void {
+  for (const p of problems.slice(0, SHOWN_PROBLEMS)) {
+    io.stderr.write(`cortex: warning: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}; skipped\n`);
+  }
+  if (problems.length > SHOWN_PROBLEMS) {
+    io.stderr.write(`cortex: warning: ${problems.length - SHOWN_PROBLEMS} more problems on the journal branch (see \`cortex status\`)\n`);
+  }
+}
+
+export const printJson = (io: CommandIO, value: unknown): void => {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};

@@ -1,0 +1,40 @@
+import { CortexError } from '../errors.js';
+import { buildEventFilter } from '../events/filter.js';
+import type { CortexEvent } from '../events/types.js';
+import { renderLogEntry } from '../format/render-log.js';
+import { readNewestFirst } from '../journal/journal.js';
+import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
+
+export interface LogArgs {
+  type?: string[];
+  since?: string;
+  until?: string;
+  author?: string;
+  session?: string;
+  grep?: string;
+  n?: number;
+  oneline?: boolean;
+  json?: boolean;
+}
+
+/** The journal newest first, like `git log`. */
+export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
+  const filter = buildEventFilter({ types: args.type, since: args.since, until: args.until, author: args.author, session: args.session, grep: args.grep }, new Date());
+  if (!filter.ok) throw new CortexError('USAGE', filter.error);
+  if (args.n !== undefined && (!Number.isInteger(args.n) || args.n < 0)) throw new CortexError('USAGE', '-n must be a whole number');
+
+  const journal = await openJournalAt(io);
+  const { meta, events } = await readNewestFirst(journal);
+  warnProblems(io, meta.problems);
+  const limit = args.n ?? Infinity;
+  const picked: CortexEvent[] = [];
+  const paint = paintFor(io);
+  for await (const event of events) {
+    if (picked.length >= limit) break;
+    if (!filter.test(event)) continue;
+    picked.push(event);
+    if (!args.json) io.stdout.write(`${renderLogEntry(event, paint, { oneline: args.oneline })}\n`);
+  }
+  if (args.json) printJson(io, picked);
+  return 0;
+}

@@ -1,0 +1,36 @@
+import { CortexError } from '../errors.js';
+import { append, buildEvents, captureContext } from '../journal/journal.js';
+import { resolveEventType, type Meta } from '../events/types.js';
+import { openJournalAt, printJson, type CommandIO } from './io.js';
+
+export interface RememberArgs {
+  text: string[];
+  type: string;
+  why?: string;
+  instead?: string;
+  file?: string[];
+  tag?: string[];
+  session?: string;
+  json?: boolean;
+}
+
+/** Store one memory the user states outright (confidence 1.0). */
+export async function runRemember(args: RememberArgs, io: CommandIO): Promise<number> {
+  const content = args.text.join(' ').trim();
+  if (!content) throw new CortexError('USAGE', 'nothing to remember: give the text, e.g. cortex remember "Use Postgres" --type decision');
+  const type = resolveEventType(args.type);
+  if (!type) throw new CortexError('USAGE', `unknown type "${args.type}" (try decision, rejected, learned, plan, preference, error, done)`);
+  const meta: Meta = {};
+  if (args.why) meta.reason = args.why;
+  if (args.instead) meta.alternative = args.instead;
+  if (args.file && args.file.length > 0) meta.files = args.file;
+  if (args.tag && args.tag.length > 0) meta.tags = args.tag;
+
+  const journal = await openJournalAt(io);
+  const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
+  const [event] = buildEvents([{ type, content, meta }], ctx);
+  await append(journal, [event!]);
+  if (args.json) printJson(io, event);
+  else io.stdout.write(`[${event!.type} ${event!.id}] ${content}\n`);
+  return 0;
+}

@@ -1,0 +1,75 @@
+import { resolveEventType, type CortexEvent, type EventType } from './types.js';
+
+/**
+ * `cortex log` filters as one predicate. Pure: "now" comes in, for relative dates.
+ */
+export interface EventFilterOptions {
+  types?: readonly string[];
+  since?: string;
+  until?: string;
+  author?: string;
+  session?: string;
+  grep?: string;
+}
+
+const UNITS: Record<string, number> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+  year: 365 * 86_400_000,
+};
+
+/** A date as git accepts it: ISO (`2026-11-01`, `2026-11-01T10:00Z`), `3 days ago`, `yesterday`, `today`. */
+export function parseDateBound(text: string, now: Date): Date | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === 'now') return now;
+  if (value === 'today') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (value === 'yesterday') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1));
+  const relative = /^(\d+)\s*(second|minute|hour|day|week|month|year)s?(\s+ago)?$/.exec(value);
+  if (relative) return new Date(now.getTime() - Number(relative[1]) * (UNITS[relative[2] as string] as number));
+  const date = new Date(text.trim());
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export type FilterResult = { ok: true; test: (e: CortexEvent) => boolean } | { ok: false; error: string };
+
+export function buildEventFilter(options: EventFilterOptions, now: Date): FilterResult {
+  const checks: Array<(e: CortexEvent) => boolean> = [];
+  if (options.types && options.types.length > 0) {
+    const wanted = new Set<EventType>();
+    for (const name of options.types.flatMap((t) => t.split(','))) {
+      const type = resolveEventType(name);
+      if (!type) return { ok: false, error: `unknown type "${name}" (try decision, rejected, learned, plan, preference, error)` };
+      wanted.add(type);
+    }
+    checks.push((e) => wanted.has(e.type));
+  }
+  for (const [key, bound] of [['since', options.since], ['until', options.until]] as const) {
+    if (bound === undefined) continue;
+    const date = parseDateBound(bound, now);
+    if (!date) return { ok: false, error: `--${key} "${bound}" is not a date (try 2026-11-01 or "3 days ago")` };
+    const iso = date.toISOString();
+    checks.push(key === 'since' ? (e) => e.ts >= iso : (e) => e.ts <= iso);
+  }
+  if (options.author) {
+    const needle = options.author.toLowerCase();
+    checks.push((e) => e.author.toLowerCase().includes(needle));
+  }
+  if (options.session) {
+    const session = options.session;
+    checks.push((e) => e.session === session || e.session.startsWith(session));
+  }
+  if (options.grep) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(options.grep, 'i');
+    } catch {
+      return { ok: false, error: `--grep "${options.grep}" is not a valid regular expression` };
+    }
+    checks.push((e) => pattern.test(e.content));
+  }
+  return { ok: true, test: (e) => checks.every((check) => check(e)) };
+}

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import { defaultConfidence, defaultSalience, isImmortal } from './defaults.js';
+import { ulid } from './ids.js';
+import { resolveEventType, SCHEMA_VERSION, type CortexEvent, type Meta } from './types.js';
+
+/**
+ * Validation at the boundary. Two doors: `parseStoredEvent` for lines already on the journal
+ * (every field must be there), and `normalizeEvent` for what people and tools hand us (import
+ * files, CLI input, extractors), where only `type` and `content` are required.
+ */
+export type ParseResult = { ok: true; event: CortexEvent } | { ok: false; error: string };
+
+export interface EventContext {
+  now: Date;
+  session: string;
+  author: string;
+  branch: string | null;
+  commit: string | null;
+  provenance: string;
+  /** A fresh unique id for the given time; the caller owns the randomness. */
+  newId: (timeMs: number) => string;
+}
+
+export const MAX_CONTENT_CHARS = 100_000;
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+class FieldError extends Error {}
+
+function fail(message: string): never {
+  throw new FieldError(message);
+}
+
+function readString(raw: Record<string, unknown>, key: string, fallback?: string): string {
+  const value = raw[key];
+  if (value === undefined || value === null) {
+    if (fallback !== undefined) return fallback;
+    fail(`missing "${key}"`);
+  }
+  if (typeof value !== 'string') fail(`"${key}" must be a string`);
+  return value;
+}
+
+function readNullableString(raw: Record<string, unknown>, key: string, fallback: string | null): string | null {
+  if (!(key in raw)) return fallback;
+  const value = raw[key];
+  if (value === null) return null;
+  if (typeof value !== 'string') fail(`"${key}" must be a string or null`);
+  return value;
+}
+
+function readUnit(raw: Record<string, unknown>, key: string, fallback: number): number {
+  const value = raw[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    fail(`"${key}" must be a number between 0 and 1`);
+  }
+  return value;
+}
+
+function readTimestamp(raw: Record<string, unknown>, fallback: Date | undefined): string {
+  const value = raw.ts;
+  if (value === undefined || value === null) {
+    if (fallback) return fallback.toISOString();
+    fail('missing "ts"');
+  }
+  const date = typeof value === 'number' ? new Date(value) : typeof value === 'string' ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) fail(`"ts" must be an ISO-8601 time, got ${JSON.stringify(value)}`);
+  return date.toISOString();
+}
+
+function readContent(raw: Record<string, unknown>): string {
+  const content = readString(raw, 'content');
+  if (content.trim() === '') fail('"content" is empty');
+  if (content.length > MAX_CONTENT_CHARS) fail(`"content" is longer than ${MAX_CONTENT_CHARS} characters`);
+  return content;
+}
+
+function readType(raw: Record<string, unknown>) {
+  const name = readString(raw, 'type');
+  const type = resolveEventType(name);
+  if (!type) fail(`unknown type "${name}" (run \`cortex remember --help\` for the list)`);
+  return type;
+}
+
+function readMeta(raw: Record<string, unknown>): Meta {
+  const meta = raw.meta;
+  if (meta === undefined || meta === null) return {};
+  if (!isPlainObject(meta)) fail('"meta" must be an object');
+  return meta;
+}
+
+function readId(raw: Record<string, unknown>): string | undefined {
+  const id = raw.id;
+  if (id === undefined || id === null) return undefined;
+  if (typeof id !== 'string' || !/^[\w.:-]{1,128}$/.test(id)) {
+    fail('"id" must be 1-128 letters, digits, or . _ : -');
+  }
+  return id;
+}
+
+function guard(build: () => CortexEvent): ParseResult {
+  try {
+    return { ok: true, event: build() };
+  } catch (err) {
+    if (err instanceof FieldError) return { ok: false, error: err.message };
+    throw err;
+  }
+}
+
+/**
+ * A deterministic id for an input line that carries a time but no id, so importing the same
+ * file twice stays idempotent: the time part comes from `ts`, the rest from a hash of the line.
+ */
+function contentId(tsIso: string, raw: Record<string, unknown>): string {
+  const digest = createHash('sha256').update(JSON.stringify(raw)).digest();
+  return ulid(Math.max(0, Date.parse(tsIso)), digest.subarray(0, 10));
+}
+
+/** Fill defaults for everything but `type` and `content`. */
+export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
+  return guard(() => {
+    if (!isPlainObject(raw)) fail('an event must be a JSON object');
+    const type = readType(raw);
+    const content = readContent(raw);
+    const hasTs = raw.ts !== undefined && raw.ts !== null;
+    const ts = readTimestamp(raw, ctx.now);
+    const id = readId(raw) ?? (hasTs ? contentId(ts, raw) : ctx.newId(Date.parse(ts)));
+    const provenance = readString(raw, 'provenance', ctx.provenance);
+    return {
+      id,
+      v: typeof raw.v === 'number' ? raw.v : SCHEMA_VERSION,
+      type,
+      content,
+      ts,
+      session: readString(raw, 'session', ctx.session),
+      author: readString(raw, 'author', ctx.author),
+      branch: readNullableString(raw, 'branch', ctx.branch),
+      commit: readNullableString(raw, 'commit', ctx.commit),
+      salience: readUnit(raw, 'salience', defaultSalience(type)),
+      confidence: readUnit(raw, 'confidence', defaultConfidence(provenance)),
+      immortal: isImmortal(type) || raw.immortal === true,
+      provenance,
+      meta: readMeta(raw),
+    };
+  });
+}
+
+/** A journal line must be complete: anything missing means it was not written by Cortex. */
+export function parseStoredEvent(raw: unknown): ParseResult {
+  return guard(() => {
+    if (!isPlainObject(raw)) fail('an event must be a JSON object');
+    const id = readId(raw) ?? fail('missing "id"');
+    const type = readType(raw);
+    return {
+      id,
+      v: typeof raw.v === 'number' ? raw.v : fail('missing "v"'),
+      type,
+      content: readContent(raw),
+      ts: readTimestamp(raw, undefined),
+      session: readString(raw, 'session'),
+      author: readString(raw, 'author'),
+      branch: readNullableString(raw, 'branch', null),
+      commit: readNullableString(raw, 'commit', null),
+      salience: readUnit(raw, 'salience', defaultSalience(type)),
+      confidence: readUnit(raw, 'confidence', 1),
+      immortal: isImmortal(type) || raw.immortal === true,
+      provenance: readString(raw, 'provenance'),
+      meta: readMeta(raw),
+    };
+  });
+}
+
+/** One JSONL line → event, with the reason when it is not one. */
+export function parseEventLine(line: string): ParseResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return { ok: false, error: 'not valid JSON' };
+  }
+  return parseStoredEvent(raw);
+}

@@ -1,0 +1,107 @@
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { CortexError } from '../errors.js';
+
+/**
+ * Refs read and moved through git's own files, so we interoperate with git's locking:
+ * a loose ref file wins over `packed-refs`, and `<ref>.lock` is the mutex git also honours.
+ */
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
+    throw err;
+  }
+}
+
+function findPacked(packed: string, refName: string): string | null {
+  for (const line of packed.split('\n')) {
+    if (line.endsWith(` ${refName}`)) {
+      const oid = line.slice(0, line.indexOf(' '));
+      if (OID.test(oid)) return oid;
+    }
+  }
+  return null;
+}
+
+/** The object id a ref points at, following one level of symbolic ref, or null if it does not exist. */
+export async function readRef(commonDir: string, refName: string): Promise<string | null> {
+  const loose = await readIfExists(join(commonDir, refName));
+  if (loose !== null) {
+    const value = loose.trim();
+    if (OID.test(value)) return value;
+    const symbolic = /^ref:\s*(\S+)$/.exec(value);
+    if (symbolic) return readRef(commonDir, symbolic[1] as string);
+  }
+  const packed = await readIfExists(join(commonDir, 'packed-refs'));
+  return packed === null ? null : findPacked(packed, refName);
+}
+
+/** A lock older than this was left by a killed process: a ref update holds it for microseconds. */
+const STALE_LOCK_MS = 10_000;
+
+async function takeLock(lockPath: string): Promise<import('node:fs/promises').FileHandle | null> {
+  try {
+    return await open(lockPath, 'wx');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      const info = await stat(lockPath).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > STALE_LOCK_MS) await unlink(lockPath).catch(() => undefined);
+      return null;
+    }
+    if (code === 'ENOTDIR' || code === 'EEXIST') return null;
+    throw err;
+  }
+}
+
+/**
+ * Move `refName` from `expected` (null: must not exist yet) to `next`, atomically, or return
+ * false when someone else moved it first or holds the lock. A blind write would lose the
+ * other writer's events; the caller re-reads and retries instead.
+ */
+export async function compareAndSwapRef(
+  commonDir: string,
+  refName: string,
+  expected: string | null,
+  next: string,
+): Promise<boolean> {
+  const refPath = join(commonDir, refName);
+  const lockPath = `${refPath}.lock`;
+  try {
+    await mkdir(dirname(refPath), { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw refConflict(refName);
+    }
+    throw err;
+  }
+  const lock = await takeLock(lockPath);
+  if (!lock) return false;
+  let renamed = false;
+  try {
+    const current = await readRef(commonDir, refName);
+    if (current !== expected) return false;
+    await lock.writeFile(`${next}\n`);
+    await lock.close();
+    await rename(lockPath, refPath);
+    renamed = true;
+    return true;
+  } finally {
+    if (!renamed) {
+      await lock.close().catch(() => undefined);
+      await unlink(lockPath).catch(() => undefined);
+    }
+  }
+}
+
+function refConflict(refName: string): CortexError {
+  return new CortexError(
+    'REF_CONFLICT',
+    `cannot create ${refName}: a ref with a conflicting name exists (rename the branch "${refName.split('/').slice(2, -1).join('/')}" or set CORTEX_JOURNAL_REF)`,
+  );
+}

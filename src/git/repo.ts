@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CortexError } from '../errors.js';
+import { readRef } from './refs.js';
+import { runGit } from './run-git.js';
+
+/**
+ * Where a repository lives. `commonDir` holds objects and refs (shared by linked worktrees);
+ * `gitDir` holds this worktree's HEAD. Everything Cortex derives lives in `<commonDir>/cortex`.
+ */
+export interface Repo {
+  gitDir: string;
+  commonDir: string;
+  workTree: string | null;
+}
+
+export async function discoverRepo(cwd: string): Promise<Repo> {
+  const result = await runGit(
+    ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-toplevel'],
+    { cwd },
+  );
+  const lines = result.stdout.split('\n').filter(Boolean);
+  const [gitDir, commonDir, bare, workTree] = lines;
+  if (!gitDir || !commonDir) {
+    throw new CortexError('NOT_A_REPO', `not a git repository: ${cwd} (run cortex inside a git project, or \`git init\` first)`);
+  }
+  return { gitDir, commonDir, workTree: bare === 'false' && workTree ? workTree : null };
+}
+
+export const cortexDir = (repo: Repo): string => join(repo.commonDir, 'cortex');
+
+export interface HeadState {
+  /** Short branch name, or null when HEAD is detached. */
+  branch: string | null;
+  /** The commit HEAD points at, or null in a repository with no commits yet. */
+  commit: string | null;
+}
+
+/** Read HEAD from files (no spawn): hooks call this on every prompt. */
+export async function readHead(repo: Repo): Promise<HeadState> {
+  const head = (await readFile(join(repo.gitDir, 'HEAD'), 'utf8')).trim();
+  const symbolic = /^ref:\s*(\S+)$/.exec(head);
+  if (!symbolic) return { branch: null, commit: /^[0-9a-f]{40,64}$/.test(head) ? head : null };
+  const refName = symbolic[1] as string;
+  const branch = refName.startsWith('refs/heads/') ? refName.slice('refs/heads/'.length) : refName;
+  return { branch, commit: await readRef(repo.commonDir, refName) };
+}
+
+/** The capturing clone's identity: git's author email, as `git commit` would record it. */
+export async function readAuthor(repo: Repo): Promise<string> {
+  const fromEnv = process.env.GIT_AUTHOR_EMAIL;
+  if (fromEnv) return fromEnv;
+  const result = await runGit(['config', 'user.email'], { cwd: repo.workTree ?? repo.gitDir });
+  return result.stdout.trim() || 'unknown';
+}

@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink, writeFile, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serializeEvents } from '../events/serialize.js';
+import type { CortexEvent } from '../events/types.js';
+import { dedupeById } from './dedupe.js';
+import { parseShard, type LineProblem } from './parse-shard.js';
+import type { ShardState } from './read-since.js';
+import { readTip, type JournalStore } from './tip.js';
+
+/**
+ * The read cache under `.git/cortex/cache/`: every event of the journal, sorted oldest first, in
+ * one JSONL file, with a small meta file saying which journal tip it reflects and which shard
+ * blobs went into it. When the tip moves, only shards whose blob changed are read, and only
+ * their new lines; events that sort after everything cached are appended in place. Deleting the
+ * folder is always safe: the next read rebuilds it from the journal.
+ */
+const FORMAT = 1;
+const LOCK_STALE_MS = 5_000;
+const LOCK_WAIT_MS = 6_000;
+
+export interface CacheMeta {
+  format: number;
+  ref: string;
+  tip: string | null;
+  /** Name of the events file inside the cache folder (a new name on every rewrite). */
+  file: string;
+  /** Bytes of the events file that belong to this tip; anything beyond is a crashed writer's. */
+  bytes: number;
+  lastKey: string | null;
+  total: number;
+  counts: Record<string, number>;
+  shards: Record<string, ShardState>;
+  problems: LineProblem[];
+}
+
+export interface CacheDir {
+  path: string;
+}
+
+const metaPath = (dir: CacheDir) => join(dir.path, 'journal.json');
+const sortKey = (e: CortexEvent) => `${e.ts}\u0000${e.id}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function loadMeta(dir: CacheDir): Promise<CacheMeta | null> {
+  try {
+    const meta = JSON.parse(await readFile(metaPath(dir), 'utf8')) as CacheMeta;
+    return meta.format === FORMAT ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+async function acquireLock(dir: CacheDir): Promise<() => Promise<void>> {
+  const lockPath = join(dir.path, 'lock');
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.close();
+      return () => unlink(lockPath).catch(() => undefined);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const info = await stat(lockPath).catch(() => null);
+      if (!info || Date.now() - info.mtimeMs > LOCK_STALE_MS || Date.now() > deadline) {
+        await unlink(lockPath).catch(() => undefined);
+      } else {
+        await sleep(5 + Math.random() * 20);
+      }
+    }
+  }
+}
+
+function countTypes(events: readonly CortexEvent[], into: Record<string, number> = {}): Record<string, number> {
+  for (const e of events) into[e.type] = (into[e.type] ?? 0) + 1;
+  return into;
+}
+
+function emptyMeta(ref: string, tip: string | null): CacheMeta {
+  return { format: FORMAT, ref, tip, file: 'events-0.jsonl', bytes: 0, lastKey: null, total: 0, counts: {}, shards: {}, problems: [] };
+}
+
+async function writeGeneration(dir: CacheDir, meta: CacheMeta, events: readonly CortexEvent[]): Promise<CacheMeta> {
+  const file = `events-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}.jsonl`;
+  const text = serializeEvents(events);
+  await writeAtomically(join(dir.path, file), text);
+  const last = events[events.length - 1];
+  return { ...meta, file, bytes: Buffer.byteLength(text), lastKey: last ? sortKey(last) : null, total: events.length, counts: countTypes(events) };
+}
+
+async function rebuild(store: JournalStore, dir: CacheDir, tip: string): Promise<CacheMeta> {
+  const { listShards, readBlobText } = await import('./store.js');
+  const { shards, problems } = await listShards(store, tip);
+  const meta = emptyMeta(store.ref, tip);
+  meta.problems = problems;
+  const all: CortexEvent[] = [];
+  for (const shard of shards) {
+    const parsed = parseShard(shard.path, await readBlobText(store, shard.oid));
+    for (const e of parsed.events) all.push(e);
+    meta.problems.push(...parsed.problems);
+    meta.shards[shard.path] = { oid: shard.oid, lines: parsed.lines, lastId: parsed.lastId };
+  }
+  return writeGeneration(dir, meta, dedupeById(all));
+}
+
+async function update(store: JournalStore, dir: CacheDir, meta: CacheMeta, tip: string): Promise<CacheMeta> {
+  const { listShards } = await import('./store.js');
+  const { readAdded } = await import('./read-since.js');
+  const { shards, problems: treeProblems } = await listShards(store, tip);
+  const delta = await readAdded(store, meta.shards, shards);
+  if (!delta) return rebuild(store, dir, tip);
+  const lineProblems = meta.problems.filter((p) => p.line !== undefined);
+  const next: CacheMeta = { ...meta, tip, shards: delta.states, problems: [...treeProblems, ...lineProblems, ...delta.problems] };
+  const first = delta.added[0];
+  if (!first) return next;
+  if (meta.lastKey === null || sortKey(first) > meta.lastKey) {
+    // The common case, new events are the newest: extend the file in place.
+    const path = join(dir.path, meta.file);
+    const text = serializeEvents(delta.added);
+    await truncate(path, meta.bytes).catch(async () => writeFile(path, ''));
+    await appendFile(path, text);
+    const last = delta.added[delta.added.length - 1] as CortexEvent;
+    return { ...next, bytes: meta.bytes + Buffer.byteLength(text), lastKey: sortKey(last), total: meta.total + delta.added.length, counts: countTypes(delta.added, { ...meta.counts }) };
+  }
+  // Older events arrived (an import of history, a synced clone): merge them into a new file.
+  const cached = await readCachedEvents(dir, meta);
+  return writeGeneration(dir, next, dedupeById([...cached, ...delta.added]));
+}
+
+async function removeOldGenerations(dir: CacheDir, keep: string): Promise<void> {
+  for (const name of await readdir(dir.path).catch(() => [] as string[])) {
+    if (name.startsWith('events-') && name !== keep && !name.includes('.tmp-')) await unlink(join(dir.path, name)).catch(() => undefined);
+  }
+}
+
+/** Bring the cache up to the journal tip and return its meta. */
+export async function refreshCache(store: JournalStore, dir: CacheDir): Promise<CacheMeta> {
+  const tip = await readTip(store);
+  const meta = await loadMeta(dir);
+  if (meta && meta.tip === tip && meta.ref === store.ref) return meta;
+  await mkdir(dir.path, { recursive: true });
+  const release = await acquireLock(dir);
+  try {
+    const current = await loadMeta(dir);
+    const currentTip = await readTip(store);
+    if (current && current.tip === currentTip && current.ref === store.ref) return current;
+    let next: CacheMeta;
+    if (currentTip === null) next = emptyMeta(store.ref, null);
+    else if (current && current.ref === store.ref && current.tip !== null) next = await update(store, dir, current, currentTip);
+    else next = await rebuild(store, dir, currentTip);
+    await writeAtomically(metaPath(dir), JSON.stringify(next));
+    if (!current || current.file !== next.file) await removeOldGenerations(dir, next.file);
+    return next;
+  } finally {
+    await release();
+  }
+}
+
+export type CacheState = 'fresh' | 'stale' | 'absent';
+
+export async function inspectCache(store: JournalStore, dir: CacheDir): Promise<{ state: CacheState; meta: CacheMeta | null }> {
+  const meta = await loadMeta(dir);
+  if (!meta) return { state: 'absent', meta: null };
+  return { state: meta.tip === (await readTip(store)) && meta.ref === store.ref ? 'fresh' : 'stale', meta };
+}
+
+async function readEventsFile(dir: CacheDir, meta: CacheMeta): Promise<string> {
+  if (meta.bytes === 0) return '';
+  const handle = await open(join(dir.path, meta.file), 'r');
+  try {
+    const buffer = Buffer.alloc(meta.bytes);
+    await handle.read(buffer, 0, meta.bytes, 0);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every cached event, oldest first. Lines were validated when the cache was built. */
+export async function readCachedEvents(dir: CacheDir, meta: CacheMeta): Promise<CortexEvent[]> {
+  const text = await readEventsFile(dir, meta);
+  const events: CortexEvent[] = [];
+  let start = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    events.push(JSON.parse(text.slice(start, end)) as CortexEvent);
+    start = end + 1;
+  }
+  return events;
+}
+
+/**
+ * Cached events newest first, read backwards in chunks so `cortex log -n 20` touches the
+ * tail of the file only, whatever the journal's size.
+ */
+export async function* readCachedNewestFirst(dir: CacheDir, meta: CacheMeta): AsyncGenerator<CortexEvent> {
+  if (meta.bytes === 0) return;
+  const handle = await open(join(dir.path, meta.file), 'r');
+  try {
+    const chunkSize = 64 * 1024;
+    let position = meta.bytes;
+    let carry = Buffer.alloc(0);
+    while (position > 0) {
+      const size = Math.min(chunkSize, position);
+      position -= size;
+      const chunk = Buffer.alloc(size);
+      await handle.read(chunk, 0, size, position);
+      const joined = Buffer.concat([chunk, carry]);
+      let end = joined.length;
+      // Skip the trailing newline of the block, then yield complete lines from the end.
+      for (let i = joined.length - 1; i >= 0; i--) {
+        if (joined[i] !== 0x0a) continue;
+        if (i + 1 < end) yield JSON.parse(joined.subarray(i + 1, end).toString('utf8')) as CortexEvent;
+        end = i;
+      }
+      carry = joined.subarray(0, end);
+    }
+    if (carry.length > 0) yield JSON.parse(carry.toString('utf8')) as CortexEvent;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { cortexDir, readAuthor, readHead, type Repo } from '../git/repo.js';
+import { createIdGenerator } from '../events/ids.js';
+import { normalizeEvent, type EventContext } from '../events/parse-event.js';
+import type { CortexEvent } from '../events/types.js';
+import { CortexError } from '../errors.js';
+import { randomBytes } from 'node:crypto';
+import { readCachedEvents, readCachedNewestFirst, refreshCache, type CacheDir, type CacheMeta } from './cache.js';
+import { readCloneId } from './clone-id.js';
+import { DEFAULT_JOURNAL_REF } from './layout.js';
+import type { LineProblem } from './parse-shard.js';
+import type { JournalStore } from './tip.js';
+
+/**
+ * The journal as commands use it: open it for a repository, append events, read them back
+ * (all, newest first, or since a known tip). The I/O shell around the pure event model.
+ */
+export interface Journal {
+  repo: Repo;
+  store: JournalStore;
+  cacheDir: CacheDir;
+}
+
+export function journalRef(): string {
+  const ref = process.env.CORTEX_JOURNAL_REF?.trim();
+  if (!ref) return DEFAULT_JOURNAL_REF;
+  return ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+}
+
+export async function openJournal(repo: Repo): Promise<Journal> {
+  const dir = cortexDir(repo);
+  return {
+    repo,
+    store: { gitdir: repo.commonDir, ref: journalRef(), cloneId: await readCloneId(dir), cache: {} },
+    cacheDir: { path: join(dir, 'cache') },
+  };
+}
+
+const nextId = createIdGenerator((n) => randomBytes(n));
+
+/** The context new events are stamped with: who, where, when, and fresh ids. */
+export async function captureContext(journal: Journal, session: string, provenance: string): Promise<EventContext> {
+  const [head, author] = await Promise.all([readHead(journal.repo), readAuthor(journal.repo)]);
+  return { now: new Date(), session, author, branch: head.branch, commit: head.commit, provenance, newId: nextId };
+}
+
+/** Validate raw inputs into events, or throw INVALID_EVENT naming the first bad one. */
+export function buildEvents(raws: readonly unknown[], ctx: EventContext): CortexEvent[] {
+  return raws.map((raw, i) => {
+    const result = normalizeEvent(raw, ctx);
+    if (!result.ok) throw new CortexError('INVALID_EVENT', `event ${i + 1}: ${result.error}`);
+    return result.event;
+  });
+}
+
+export async function append(journal: Journal, events: readonly CortexEvent[]): Promise<string | null> {
+  if (events.length === 0) return null;
+  const { appendEvents } = await import('./store.js');
+  const author = events[0]?.author ?? 'unknown';
+  const result = await appendEvents(journal.store, events, author);
+  return result.tip;
+}
+
+export interface JournalRead {
+  tip: string | null;
+  events: CortexEvent[];
+  problems: LineProblem[];
+}
+
+export async function readAll(journal: Journal): Promise<JournalRead> {
+  const meta = await refreshCache(journal.store, journal.cacheDir);
+  return { tip: meta.tip, events: await readCachedEvents(journal.cacheDir, meta), problems: meta.problems };
+}
+
+export async function readNewestFirst(journal: Journal): Promise<{ meta: CacheMeta; events: AsyncGenerator<CortexEvent> }> {
+  const meta = await refreshCache(journal.store, journal.cacheDir);
+  return { meta, events: readCachedNewestFirst(journal.cacheDir, meta) };
+}
+
+/** Events added to the journal after `knownTip` (everything when it is null). */
+export async function readSince(journal: Journal, knownTip: string | null): Promise<JournalRead> {
+  const { readAddedSince } = await import('./read-since.js');
+  return readAddedSince(journal.store, knownTip);
+}
