@@ -8,6 +8,7 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isCortexError } from './errors.js';
 import { processIO, type CommandIO } from './commands/io.js';
+import { VERSION } from './version.js';
 
 const io = processIO();
 let exitCode = 0;
@@ -27,6 +28,9 @@ async function run(load: () => Promise<number>): Promise<void> {
     }
   }
 }
+
+/** yargs parses a lone `-` positional as an empty string; `-` conventionally means stdin. */
+const stdinPath = (file: string): string => (file === '' ? '-' : file);
 
 const jsonOption = { json: { type: 'boolean', describe: 'print JSON instead of text' } } as const;
 
@@ -80,7 +84,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           'skip-invalid': { type: 'boolean', describe: 'import the valid lines and report the rest, instead of importing nothing' },
           ...jsonOption,
         }),
-      (argv) => run(async () => (await import('./commands/import.js')).runImport({ ...argv, file: argv.file as string }, io)),
+      (argv) => run(async () => (await import('./commands/import.js')).runImport({ ...argv, file: stdinPath(argv.file as string) }, io)),
     )
     .command(
       'export',
@@ -102,7 +106,7 @@ const cli = commands(yargs(hideBin(process.argv)).scriptName('cortex'), io)
   .recommendCommands()
   .help()
   .alias('h', 'help')
-  .version()
+  .version(VERSION)
   .wrap(Math.min(110, process.stdout.columns || 100))
   .fail((message, error) => {
     if (error) throw error;

@@ -28,7 +28,7 @@ async function readInput(args: ImportArgs, io: CommandIO): Promise<string> {
  */
 export async function runImport(args: ImportArgs, io: CommandIO): Promise<number> {
   const text = await readInput(args, io);
-  const journal = await openJournalAt(io);
+  const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, 'import', 'import');
   const { events, errors } = parseImportLines(text, ctx);
   if (errors.length > 0 && !args.skipInvalid) {

@@ -8,7 +8,7 @@ export interface InitArgs {
 
 /** Create the journal branch. Safe to run again: it never rewrites what exists. */
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
-  const journal = await openJournalAt(io);
+  const journal = await openJournalAt(io, { forWriting: true });
   const created = await initJournal(journal.store, await readAuthor(journal.repo));
   if (args.json) printJson(io, { ref: journal.store.ref, created });
   else io.stdout.write(created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);

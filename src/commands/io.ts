@@ -31,8 +31,9 @@ export function processIO(): CommandIO {
 
 export const paintFor = (io: CommandIO): Paint => createPaint(colourEnabled(io.stdout, io.env));
 
-export async function openJournalAt(io: CommandIO): Promise<Journal> {
-  return openJournal(await discoverRepo(io.cwd));
+/** The journal of the repository around `cwd`; `forWriting` also looks up the author early. */
+export async function openJournalAt(io: CommandIO, options: { forWriting?: boolean } = {}): Promise<Journal> {
+  return openJournal(await discoverRepo(io.cwd, { withAuthor: options.forWriting }));
 }
 
 const SHOWN_PROBLEMS = 3;

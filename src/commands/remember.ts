@@ -26,7 +26,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (args.file && args.file.length > 0) meta.files = args.file;
   if (args.tag && args.tag.length > 0) meta.tags = args.tag;
 
-  const journal = await openJournalAt(io);
+  const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
   const [event] = buildEvents([{ type, content, meta }], ctx);
   await append(journal, [event!]);

@@ -14,7 +14,28 @@ export interface Repo {
   workTree: string | null;
 }
 
-export async function discoverRepo(cwd: string): Promise<Repo> {
+/** Git's author email for `cwd`, as `git commit` would record it (GIT_AUTHOR_EMAIL, then config). */
+export async function readAuthorAt(cwd: string): Promise<string> {
+  const fromEnv = process.env.GIT_AUTHOR_EMAIL;
+  if (fromEnv) return fromEnv;
+  const result = await runGit(['config', 'user.email'], { cwd });
+  return result.stdout.trim() || 'unknown';
+}
+
+const authors = new WeakMap<Repo, Promise<string>>();
+
+/**
+ * Find the repository. With `withAuthor`, the author lookup runs alongside discovery (both are
+ * git spawns; in parallel they cost one), for commands that will write events.
+ */
+export async function discoverRepo(cwd: string, options: { withAuthor?: boolean } = {}): Promise<Repo> {
+  const author = options.withAuthor ? readAuthorAt(cwd).catch(() => 'unknown') : undefined;
+  const repo = await findRepo(cwd);
+  if (author) authors.set(repo, author);
+  return repo;
+}
+
+async function findRepo(cwd: string): Promise<Repo> {
   const result = await runGit(
     ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-toplevel'],
     { cwd },
@@ -47,9 +68,8 @@ export async function readHead(repo: Repo): Promise<HeadState> {
 }
 
 /** The capturing clone's identity: git's author email, as `git commit` would record it. */
-export async function readAuthor(repo: Repo): Promise<string> {
-  const fromEnv = process.env.GIT_AUTHOR_EMAIL;
-  if (fromEnv) return fromEnv;
-  const result = await runGit(['config', 'user.email'], { cwd: repo.workTree ?? repo.gitDir });
-  return result.stdout.trim() || 'unknown';
+export function readAuthor(repo: Repo): Promise<string> {
+  let author = authors.get(repo);
+  if (!author) authors.set(repo, (author = readAuthorAt(repo.workTree ?? repo.gitDir)));
+  return author;
 }

@@ -31,7 +31,7 @@ export async function openJournal(repo: Repo): Promise<Journal> {
   const dir = cortexDir(repo);
   return {
     repo,
-    store: { gitdir: repo.commonDir, ref: journalRef(), cloneId: await readCloneId(dir), cache: {} },
+    store: { gitdir: repo.commonDir, ref: journalRef(), cloneId: await readCloneId(dir), packCache: {} },
     cacheDir: { path: join(dir, 'cache') },
   };
 }

@@ -1,8 +1,7 @@
-import git from 'isomorphic-git';
 import { CortexError } from '../errors.js';
 import { serializeEvents } from '../events/serialize.js';
 import type { CortexEvent } from '../events/types.js';
-import { objectFs } from '../git/object-fs.js';
+import { readCommitTree, readObject, readTree, writeCommit, writeObject, writeTree as writeTreeObject, type TreeEntry as GitTreeEntry } from '../git/objects.js';
 import { compareAndSwapRef } from '../git/refs.js';
 import {
   EVENTS_DIR,
@@ -20,7 +19,7 @@ import { readTip, type JournalStore } from './tip.js';
  * The journal on its orphan branch, through git plumbing only: objects and one ref. The user's
  * work tree, index, HEAD and stash are never read or written.
  */
-type TreeEntry = { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' };
+type TreeEntry = GitTreeEntry;
 
 export interface Shard {
   path: string;
@@ -36,25 +35,16 @@ export interface TreeProblem {
 const decoder = new TextDecoder();
 
 
-async function readTreeEntries(store: JournalStore, oid: string): Promise<TreeEntry[]> {
-  const { tree } = await git.readTree({ fs: objectFs, gitdir: store.gitdir, oid, cache: store.cache });
-  return tree as TreeEntry[];
-}
-
-async function rootTreeOid(store: JournalStore, tip: string): Promise<string> {
-  const { commit } = await git.readCommit({ fs: objectFs, gitdir: store.gitdir, oid: tip, cache: store.cache });
-  return commit.tree;
-}
+const readTreeEntries = (store: JournalStore, oid: string) => readTree(store, oid);
+const rootTreeOid = (store: JournalStore, tip: string) => readCommitTree(store, tip);
+const isTree = (e: TreeEntry) => e.mode === '040000';
 
 export async function readBlobText(store: JournalStore, oid: string): Promise<string> {
-  const { blob } = await git.readBlob({ fs: objectFs, gitdir: store.gitdir, oid, cache: store.cache });
-  return decoder.decode(blob);
+  return (await readObject(store, oid, 'blob')).toString('utf8');
 }
 
-const writeBlob = (store: JournalStore, text: string) =>
-  git.writeBlob({ fs: objectFs, gitdir: store.gitdir, blob: Buffer.from(text, 'utf8') });
-
-const writeTree = (store: JournalStore, tree: TreeEntry[]) => git.writeTree({ fs: objectFs, gitdir: store.gitdir, tree });
+const writeBlob = (store: JournalStore, text: string) => writeObject(store, 'blob', Buffer.from(text, 'utf8'));
+const writeTree = (store: JournalStore, tree: TreeEntry[]) => writeTreeObject(store, tree);
 
 function upsert(entries: TreeEntry[], entry: TreeEntry): TreeEntry[] {
   return [...entries.filter((e) => e.path !== entry.path), entry];
@@ -66,16 +56,16 @@ export async function listShards(store: JournalStore, tip: string): Promise<{ sh
   const problems: TreeProblem[] = [];
   for (const entry of await readTreeEntries(store, await rootTreeOid(store, tip))) {
     if (!JOURNAL_FILES.has(entry.path)) problems.push({ file: entry.path, message: 'foreign file on the journal branch, ignored' });
-    if (entry.path !== EVENTS_DIR || entry.type !== 'tree') continue;
+    if (entry.path !== EVENTS_DIR || !isTree(entry)) continue;
     for (const month of await readTreeEntries(store, entry.oid)) {
       const monthPath = `${EVENTS_DIR}/${month.path}`;
-      if (month.type !== 'tree' || !/^\d{4}-\d{2}$/.test(month.path)) {
+      if (!isTree(month) || !/^\d{4}-\d{2}$/.test(month.path)) {
         problems.push({ file: monthPath, message: 'foreign file on the journal branch, ignored' });
         continue;
       }
       for (const file of await readTreeEntries(store, month.oid)) {
         const path = `${monthPath}/${file.path}`;
-        if (file.type === 'blob' && file.path.endsWith('.jsonl')) shards.push({ path, oid: file.oid });
+        if (!isTree(file) && file.path.endsWith('.jsonl')) shards.push({ path, oid: file.oid });
         else problems.push({ file: path, message: 'foreign file on the journal branch, ignored' });
       }
     }
@@ -87,7 +77,7 @@ export async function listShards(store: JournalStore, tip: string): Promise<{ sh
 /** Build the new root tree for `tip` with the given events appended to their writers' shards. */
 async function buildAppendTree(store: JournalStore, tip: string | null, events: readonly CortexEvent[]): Promise<string> {
   const root = tip ? await readTreeEntries(store, await rootTreeOid(store, tip)) : [];
-  const eventsEntry = root.find((e) => e.path === EVENTS_DIR && e.type === 'tree');
+  const eventsEntry = root.find((e) => e.path === EVENTS_DIR && isTree(e));
   let months = eventsEntry ? await readTreeEntries(store, eventsEntry.oid) : [];
 
   const byMonth = new Map<string, Map<string, CortexEvent[]>>();
@@ -102,7 +92,7 @@ async function buildAppendTree(store: JournalStore, tip: string | null, events: 
   }
 
   for (const [month, bases] of byMonth) {
-    const monthEntry = months.find((e) => e.path === month && e.type === 'tree');
+    const monthEntry = months.find((e) => e.path === month && isTree(e));
     let files = monthEntry ? await readTreeEntries(store, monthEntry.oid) : [];
     for (const [base, shardEvents] of bases) {
       const lines = serializeEvents(shardEvents);
@@ -116,26 +106,20 @@ async function buildAppendTree(store: JournalStore, tip: string | null, events: 
       // A shard whose last line was cut short by hand must not swallow our first line.
       if (text.length > 0 && !text.endsWith('\n')) text += '\n';
       const oid = await writeBlob(store, text + lines);
-      files = upsert(files, { mode: '100644', path: shardFileName(base, part), oid, type: 'blob' });
+      files = upsert(files, { mode: '100644', path: shardFileName(base, part), oid });
     }
-    months = upsert(months, { mode: '040000', path: month, oid: await writeTree(store, files), type: 'tree' });
+    months = upsert(months, { mode: '040000', path: month, oid: await writeTree(store, files) });
   }
 
-  let nextRoot = upsert(root, { mode: '040000', path: EVENTS_DIR, oid: await writeTree(store, months), type: 'tree' });
+  let nextRoot = upsert(root, { mode: '040000', path: EVENTS_DIR, oid: await writeTree(store, months) });
   if (!root.some((e) => e.path === 'README.md')) {
-    nextRoot = upsert(nextRoot, { mode: '100644', path: 'README.md', oid: await writeBlob(store, JOURNAL_README), type: 'blob' });
+    nextRoot = upsert(nextRoot, { mode: '100644', path: 'README.md', oid: await writeBlob(store, JOURNAL_README) });
   }
   return writeTree(store, nextRoot);
 }
 
-async function writeJournalCommit(store: JournalStore, tree: string, parent: string | null, message: string, author: string): Promise<string> {
-  const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const identity = { name: 'cortex', email: author, ...when };
-  return git.writeCommit({
-    fs: objectFs,
-    gitdir: store.gitdir,
-    commit: { message, tree, parent: parent ? [parent] : [], author: identity, committer: identity },
-  });
+function writeJournalCommit(store: JournalStore, tree: string, parent: string | null, message: string, author: string): Promise<string> {
+  return writeCommit(store, { tree, parents: parent ? [parent] : [], name: 'cortex', email: author, timeSeconds: Math.floor(Date.now() / 1000), message });
 }
 
 export interface AppendResult {
@@ -171,7 +155,7 @@ export async function initJournal(store: JournalStore, author: string): Promise<
   for (;;) {
     if ((await readTip(store)) !== null) return false;
     const readme = await writeBlob(store, JOURNAL_README);
-    const tree = await writeTree(store, [{ mode: '100644', path: 'README.md', oid: readme, type: 'blob' }]);
+    const tree = await writeTree(store, [{ mode: '100644', path: 'README.md', oid: readme }]);
     const commit = await writeJournalCommit(store, tree, null, 'cortex: start the journal\n', author);
     if (await compareAndSwapRef(store.gitdir, store.ref, null, commit)) return true;
   }

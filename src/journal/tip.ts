@@ -9,8 +9,8 @@ export interface JournalStore {
   gitdir: string;
   ref: string;
   cloneId: string;
-  /** isomorphic-git's per-process cache of parsed packfiles. */
-  cache: object;
+  /** isomorphic-git's per-process cache of parsed packfiles (used only for packed objects). */
+  packCache: object;
 }
 
 export const readTip = (store: JournalStore): Promise<string | null> => readRef(store.gitdir, store.ref);

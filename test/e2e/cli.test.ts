@@ -1,0 +1,177 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CortexEvent } from '../../src/events/types.js';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { git, tempDir, tempRepo } from '../helpers/repo.js';
+
+const oneLine = (text: string) => text.trim().split('\n').length === 1;
+
+describe('cortex init', () => {
+  it('creates the journal branch once and is safe to run again', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    expect(cortexJson(dir, ['init'])).toEqual({ ref: 'refs/heads/cortex/journal', created: true });
+    const tip = git(dir, 'rev-parse', 'cortex/journal');
+    expect(cortexJson(dir, ['init'])).toEqual({ ref: 'refs/heads/cortex/journal', created: false });
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(tip);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('cortex remember and log', () => {
+  it('stores a memory with its reason, files and tags, and log shows it newest first', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const first = cortex(dir, ['remember', 'Use Postgres rather than Mongo', '--type', 'decision', '--why', 'we need transactions', '--file', 'src/db.ts', '--tag', 'storage']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^\[decision_made [0-9A-Z]{26}\] Use Postgres rather than Mongo\n$/);
+    cortex(dir, ['remember', 'Redis for sessions', '-t', 'rejected', '--why', 'one more service to run', '--instead', 'Postgres']);
+
+    const log = cortexJson<CortexEvent[]>(dir, ['log']);
+    expect(log.map((e) => e.type)).toEqual(['approach_rejected', 'decision_made']);
+    expect(log[1]).toMatchObject({
+      content: 'Use Postgres rather than Mongo',
+      session: 'cli',
+      author: 'dev@example.com',
+      branch: 'main',
+      commit: git(dir, 'rev-parse', 'HEAD').trim(),
+      confidence: 1,
+      immortal: true,
+      provenance: 'cli:remember',
+      meta: { reason: 'we need transactions', files: ['src/db.ts'], tags: ['storage'] },
+    });
+    expect(log[0]?.meta).toEqual({ reason: 'one more service to run', alternative: 'Postgres' });
+
+    const text = cortex(dir, ['log']).stdout;
+    expect(text.indexOf('Redis for sessions')).toBeLessThan(text.indexOf('Use Postgres'));
+    expect(text).toContain('why: we need transactions');
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('colours the log only when asked to or on a terminal', () => {
+    const dir = tempRepo();
+    cortex(dir, ['remember', 'x', '-t', 'decision']);
+    expect(cortex(dir, ['log'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } }).stdout).toContain('\u001b[');
+  });
+
+  it('filters by type, author, session, grep, dates and count', () => {
+    const dir = tempRepo();
+    const lines = [
+      { type: 'decision', content: 'Adopt pnpm workspaces', ts: '2026-01-05T10:00:00Z', author: 'ana@x.io', session: 'sess-a' },
+      { type: 'rejected', content: 'Lerna is unmaintained', ts: '2026-02-05T10:00:00Z', author: 'ben@x.io', session: 'sess-b' },
+      { type: 'learned', content: 'CI caches node_modules by lockfile hash', ts: '2026-03-05T10:00:00Z', author: 'ana@x.io', session: 'sess-b' },
+      { type: 'decision', content: 'Ship ESM only', ts: '2026-04-05T10:00:00Z', author: 'ben@x.io', session: 'sess-c' },
+    ];
+    const imported = cortex(dir, ['import', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') });
+    expect(imported.code).toBe(0);
+    const contents = (args: string[]) => cortexJson<CortexEvent[]>(dir, ['log', ...args]).map((e) => e.content);
+
+    expect(contents(['--type', 'decision'])).toEqual(['Ship ESM only', 'Adopt pnpm workspaces']);
+    expect(contents(['--type', 'rejected,learned'])).toEqual(['CI caches node_modules by lockfile hash', 'Lerna is unmaintained']);
+    expect(contents(['--author', 'ana'])).toEqual(['CI caches node_modules by lockfile hash', 'Adopt pnpm workspaces']);
+    expect(contents(['--session', 'sess-b'])).toEqual(['CI caches node_modules by lockfile hash', 'Lerna is unmaintained']);
+    expect(contents(['--grep', 'pnpm|esm'])).toEqual(['Ship ESM only', 'Adopt pnpm workspaces']);
+    expect(contents(['--since', '2026-02-01', '--until', '2026-03-31'])).toEqual(['CI caches node_modules by lockfile hash', 'Lerna is unmaintained']);
+    expect(contents(['-n', '1'])).toEqual(['Ship ESM only']);
+    expect(contents(['--since', '100 years ago', '-n', '2'])).toHaveLength(2);
+  });
+
+  it('answers a bad filter with one line and exit 2', () => {
+    const dir = tempRepo();
+    for (const args of [['--type', 'banana'], ['--since', 'someday'], ['--grep', '(']]) {
+      const result = cortex(dir, ['log', ...args]);
+      expect(result.code).toBe(2);
+      expect(oneLine(result.stderr)).toBe(true);
+    }
+  });
+});
+
+describe('cortex import and export', () => {
+  it('round-trips: export, import into a fresh repo, export again gives the same events', () => {
+    const source = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(source, ['remember', 'Use Postgres', '-t', 'decision', '--why', 'transactions']);
+    cortex(source, ['remember', 'Mongo', '-t', 'rejected']);
+    cortex(source, ['import', '-'], { input: '{"type":"plan","content":"Migrate auth","meta":{"plan_id":"p1","steps":["a","b"]},"ts":"2025-12-01T00:00:00Z","session":"s-old"}\n' });
+    const exported = cortex(source, ['export']).stdout;
+    expect(exported.trim().split('\n')).toHaveLength(3);
+
+    const target = tempRepo();
+    writeFileSync(join(target, '..', 'export.jsonl'), exported);
+    const imported = cortexJson<{ imported: number; skipped: number }>(target, ['import', join(target, '..', 'export.jsonl')]);
+    expect(imported).toEqual({ imported: 3, skipped: 0, invalid: 0 });
+    expect(cortex(target, ['export']).stdout).toBe(exported);
+    // Idempotent by id: a second import adds nothing.
+    expect(cortexJson(target, ['import', join(target, '..', 'export.jsonl')])).toEqual({ imported: 0, skipped: 3, invalid: 0 });
+    expect(cortex(target, ['export']).stdout).toBe(exported);
+  });
+
+  it('imports nothing from a file with a bad line, naming the line, unless told to skip it', () => {
+    const dir = tempRepo();
+    cortex(dir, ['remember', 'kept', '-t', 'decision']);
+    const file = join(dir, '..', 'bad.jsonl');
+    writeFileSync(file, '{"type":"decision","content":"good"}\n{"type":"decision"}\nnot json\n');
+    const result = cortex(dir, ['import', file]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toBe(true);
+    expect(result.stderr).toContain('bad.jsonl:2: missing "content"');
+    expect(result.stderr).toContain('nothing imported');
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content)).toEqual(['kept']);
+
+    const skipping = cortex(dir, ['import', file, '--skip-invalid', '--json']);
+    expect(skipping.code).toBe(0);
+    expect(JSON.parse(skipping.stdout)).toEqual({ imported: 1, skipped: 0, invalid: 2 });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content).sort()).toEqual(['good', 'kept']);
+  });
+
+  it('says so in one line when the file does not exist', () => {
+    const dir = tempRepo();
+    const result = cortex(dir, ['import', 'nope.jsonl']);
+    expect(result).toMatchObject({ code: 1, stderr: 'cortex: nope.jsonl: no such file\n' });
+  });
+});
+
+describe('cortex status', () => {
+  it('shows the ref, tip, counts by type and cache state', () => {
+    const dir = tempRepo();
+    expect(cortexJson<{ initialized: boolean; events: number }>(dir, ['status'])).toMatchObject({ initialized: false, events: 0, tip: null });
+    cortex(dir, ['remember', 'a', '-t', 'decision']);
+    cortex(dir, ['remember', 'b', '-t', 'decision']);
+    cortex(dir, ['remember', 'c', '-t', 'learned']);
+    const status = cortexJson<Record<string, unknown>>(dir, ['status']);
+    expect(status).toMatchObject({
+      ref: 'refs/heads/cortex/journal',
+      tip: git(dir, 'rev-parse', 'cortex/journal').trim(),
+      events: 3,
+      byType: { decision_made: 2, knowledge_acquired: 1 },
+      shards: 1,
+      problems: [],
+    });
+    expect(cortexJson<{ cache: { state: string } }>(dir, ['status']).cache.state).toBe('fresh');
+  });
+});
+
+describe('outside a repository, or without git', () => {
+  it('says so in one line and exits 1', () => {
+    const dir = tempDir();
+    for (const args of [['log'], ['remember', 'x'], ['status'], ['init'], ['export']]) {
+      const result = cortex(dir, args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^cortex: not a git repository: .* \(run cortex inside a git project, or `git init` first\)\n$/);
+    }
+  });
+
+  it('says git is missing in one line and exits 1', () => {
+    const dir = tempRepo();
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const result = cortex(dir, ['log'], { env: { PATH: bin } });
+    expect(result).toMatchObject({ code: 1, stderr: 'cortex: git is not installed or not on PATH: install git and try again\n' });
+  });
+
+  it('gives usage errors exit 2', () => {
+    const dir = tempRepo();
+    expect(cortex(dir, []).code).toBe(2);
+    expect(cortex(dir, ['frobnicate']).code).toBe(2);
+    expect(cortex(dir, ['remember', 'x', '--type', 'banana']).code).toBe(2);
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, run as a user runs it. `npm test` builds first. */
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` (npm test does it for you)');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cortex(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    input: options.input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function cortexAsync(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export function cortexJson<T>(cwd: string, args: string[]): T {
+  const result = cortex(cwd, [...args, '--json']);
+  if (result.code !== 0) throw new Error(`cortex ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}

@@ -1,0 +1,7 @@
+// Tests must not see a developer's global git config (a global core.hooksPath, templates or
+// default branch would change what they observe), and CI has no global identity at all.
+process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+process.env.GIT_CONFIG_NOSYSTEM = '1';
+delete process.env.GIT_AUTHOR_EMAIL;
+delete process.env.GIT_DIR;
+delete process.env.GIT_WORK_TREE;
