@@ -42,12 +42,3 @@ export function latestPart(names: Iterable<string>, base: string): number {
 }
 
 export const isShardPath = (path: string): boolean => /^events\/\d{4}-\d{2}\/[^/]+\.jsonl$/.test(path);
-
-export const JOURNAL_README = `# Cortex journal
-
-This branch is written by [Cortex](https://github.com/) and holds the memory of AI coding sessions
-for this repository: decisions, rejected approaches, plans, learnings, as immutable JSONL events
-under \`events/<month>/<session>__<clone>.jsonl\`.
-
-Do not check it out or edit it by hand. Read it with \`cortex log\`; share it with \`cortex sync\`.
-`;

@@ -6,7 +6,6 @@ import { compareAndSwapRef } from '../git/refs.js';
 import {
   EVENTS_DIR,
   JOURNAL_FILES,
-  JOURNAL_README,
   latestPart,
   MAX_SHARD_BYTES,
   monthDir,
@@ -14,6 +13,7 @@ import {
   shardFileName,
 } from './layout.js';
 import { readTip, type JournalStore } from './tip.js';
+import { readTemplate } from '../templates.js';
 
 /**
  * The journal on its orphan branch, through git plumbing only: objects and one ref. The user's
@@ -113,7 +113,7 @@ async function buildAppendTree(store: JournalStore, tip: string | null, events: 
 
   let nextRoot = upsert(root, { mode: '040000', path: EVENTS_DIR, oid: await writeTree(store, months) });
   if (!root.some((e) => e.path === 'README.md')) {
-    nextRoot = upsert(nextRoot, { mode: '100644', path: 'README.md', oid: await writeBlob(store, JOURNAL_README) });
+    nextRoot = upsert(nextRoot, { mode: '100644', path: 'README.md', oid: await writeBlob(store, await readTemplate('journal-readme.md')) });
   }
   return writeTree(store, nextRoot);
 }
@@ -154,7 +154,7 @@ export async function appendEvents(store: JournalStore, events: readonly CortexE
 export async function initJournal(store: JournalStore, author: string): Promise<boolean> {
   for (;;) {
     if ((await readTip(store)) !== null) return false;
-    const readme = await writeBlob(store, JOURNAL_README);
+    const readme = await writeBlob(store, await readTemplate('journal-readme.md'));
     const tree = await writeTree(store, [{ mode: '100644', path: 'README.md', oid: readme }]);
     const commit = await writeJournalCommit(store, tree, null, 'cortex: start the journal\n', author);
     if (await compareAndSwapRef(store.gitdir, store.ref, null, commit)) return true;

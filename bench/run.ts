@@ -1,0 +1,28 @@
+/**
+ * `npm run bench`: the project's benchmark harness (not tests). Builds journals in temp repos and
+ * prints one JSON document with the numbers each issue's budgets are judged by.
+ *   BENCH_SIZES=1000,10000   limit the journal sizes (default 1000,10000,100000)
+ *   BENCH_ONLY=journal       run only the named scenarios (comma-separated)
+ */
+import { cpus } from 'node:os';
+import { benchJournal } from './journal.js';
+
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const only = process.env.BENCH_ONLY?.split(',');
+const wanted = (name: string) => !only || only.includes(name);
+
+const report: Record<string, unknown> = {
+  machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model },
+  note: 'milliseconds; p50/p95 over repeated runs; whole CLI calls include node start-up',
+};
+
+if (wanted('journal')) {
+  const results = [];
+  for (const size of sizes) {
+    process.stderr.write(`bench: journal at ${size} events…\n`);
+    results.push(await benchJournal(size));
+  }
+  report.journal = results;
+}
+
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
