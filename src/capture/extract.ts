@@ -1,0 +1,87 @@
+import type { Meta } from '../events/types.js';
+import type { Candidate } from './candidate.js';
+import { emptyPlans, extractToolCalls, type SessionPlans } from './layer1.js';
+import { extractProse, extractUserPreferences } from './layer2.js';
+import { extractTags, withoutTags } from './layer3.js';
+import { prepareProse } from './prose.js';
+import { redactDeep } from './redact.js';
+import { parseTranscript, type Transcript } from './transcript.js';
+
+/**
+ * The capture pipeline, pure: transcript text → redacted, deduplicated candidates from the
+ * three layers. `state` carries what must survive between incremental reads of one session
+ * (plan identities, what was already captured); callers persist it.
+ */
+export interface CaptureState extends SessionPlans {
+  /** Dedupe keys of everything already captured in this session. */
+  seen: string[];
+}
+
+export const emptyCaptureState = (): CaptureState => ({ ...emptyPlans(), seen: [] });
+
+export interface ExtractResult {
+  candidates: Candidate[];
+  transcript: Omit<Transcript, 'items'>;
+  state: CaptureState;
+}
+
+const normalize = (s: string) => s.toLowerCase().replace(/\[redacted:[a-z-]+\]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+
+/** Two captures are the same memory when they say the same thing (or touch the same file). */
+export function dedupeKey(c: Candidate): string {
+  switch (c.type) {
+    case 'file_modified':
+    case 'file_explored':
+      return `${c.type}:${String(c.meta.path)}`;
+    case 'command_run':
+      return `${c.type}:${String(c.meta.command)}`;
+    case 'plan_created':
+    case 'plan_step_completed':
+      return `${c.type}:${String(c.meta.plan_id ?? '')}:${String(c.meta.step ?? '')}:${normalize(c.content)}`;
+    default:
+      return `memory:${normalize(c.content)}`;
+  }
+}
+
+function redactCandidate(c: Candidate): Candidate {
+  const { value, count } = redactDeep({ content: c.content, meta: c.meta });
+  if (count === 0) return c;
+  const meta: Meta = { ...value.meta, redactions: count };
+  return { ...c, content: value.content, meta };
+}
+
+export function extractCandidates(text: string, options: { session?: string; state?: CaptureState; includeSidechains?: boolean } = {}): ExtractResult {
+  const transcript = parseTranscript(text);
+  const state: CaptureState = options.state ? structuredClone(options.state) : emptyCaptureState();
+  const session = options.session ?? transcript.sessionId ?? 'unknown';
+  const keepSidechains = options.includeSidechains === true || transcript.subagentFile;
+  const items = transcript.items.filter((item) => keepSidechains || !item.sidechain);
+
+  const raw: Candidate[] = extractToolCalls(items, transcript.cwd, session, state);
+  for (const item of items) {
+    if (item.kind !== 'assistant-text' && item.kind !== 'user-text') continue;
+    const prose = prepareProse(item.text);
+    raw.push(...extractTags(prose, item.ts));
+    const untagged = withoutTags(item.text);
+    raw.push(...(item.kind === 'assistant-text' ? extractProse(untagged, item.ts) : extractUserPreferences(untagged, item.ts)));
+  }
+
+  const seen = new Set(state.seen);
+  const candidates: Candidate[] = [];
+  const byKey = new Map<string, Candidate>();
+  for (const candidate of raw.map(redactCandidate)) {
+    const key = dedupeKey(candidate);
+    if (seen.has(key)) continue;
+    const earlier = byKey.get(key);
+    if (earlier) {
+      // The same memory said twice: keep one, as confident as the most confident saying.
+      if (candidate.confidence > earlier.confidence) Object.assign(earlier, { confidence: candidate.confidence, provenance: candidate.provenance, type: candidate.type });
+      continue;
+    }
+    byKey.set(key, candidate);
+    candidates.push(candidate);
+  }
+  state.seen = [...seen, ...byKey.keys()];
+  const { items: _items, ...summary } = transcript;
+  return { candidates, transcript: summary, state };
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import type { Meta } from '../events/types.js';
+import { tidy, type Candidate } from './candidate.js';
+import type { TranscriptItem } from './transcript.js';
+
+/**
+ * Layer 1: what the tool calls say happened, which needs no interpretation. Successful edits
+ * are file changes; reads and searches are exploration; shell commands are commands; todo
+ * lists are plans whose identity survives updates, so progress lands on the right plan. A tool
+ * use whose result is an error, or that the user rejected, changed nothing. Pure.
+ */
+export interface PlanState {
+  id: string;
+  steps: string[];
+  done: boolean[];
+}
+
+/** What must survive between two reads of the same session (kept in its cursor). */
+export interface SessionPlans {
+  plans: PlanState[];
+  /** Tasks created through TaskCreate, by their id. */
+  tasks: Record<string, string>;
+}
+
+export const emptyPlans = (): SessionPlans => ({ plans: [], tasks: {} });
+
+type ToolUse = Extract<TranscriptItem, { kind: 'tool-use' }>;
+type ToolResult = Extract<TranscriptItem, { kind: 'tool-result' }>;
+
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const READ_TOOLS = new Set(['Read', 'NotebookRead', 'LS']);
+const SEARCH_TOOLS = new Set(['Glob', 'Grep']);
+const REJECTED_BY_USER = /doesn't want to proceed|user rejected|was rejected|permission (?:to use \w+ )?(?:was )?denied|tool use was rejected/i;
+
+const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
+
+export function relativePath(path: string, cwd: string | null): string {
+  let p = path.replace(/\\/g, '/');
+  if (cwd) {
+    const root = cwd.replace(/\\/g, '/').replace(/\/+$/, '');
+    if (p === root) return '.';
+    if (p.startsWith(`${root}/`)) p = p.slice(root.length + 1);
+  }
+  return p.replace(/^\.\//, '');
+}
+
+const normalize = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+function planId(seed: string): string {
+  return `plan-${createHash('sha1').update(seed).digest('hex').slice(0, 10)}`;
+}
+
+/** The plan a todo list continues: the latest one sharing at least half of its items. */
+function findPlan(plans: PlanState[], texts: string[]): PlanState | undefined {
+  const keys = new Set(texts.map(normalize));
+  for (let i = plans.length - 1; i >= 0; i--) {
+    const plan = plans[i] as PlanState;
+    const shared = plan.steps.filter((s) => keys.has(normalize(s))).length;
+    if (shared > 0 && shared >= Math.min(plan.steps.length, texts.length) / 2) return plan;
+  }
+  return undefined;
+}
+
+interface Todo {
+  content: string;
+  status: string;
+}
+
+function todosOf(input: Record<string, unknown>): Todo[] {
+  const todos = Array.isArray(input.todos) ? input.todos : [];
+  return todos.flatMap((t) => {
+    if (typeof t !== 'object' || t === null) return [];
+    const content = str((t as Record<string, unknown>).content) ?? str((t as Record<string, unknown>).subject);
+    return content ? [{ content: content.trim(), status: String((t as Record<string, unknown>).status ?? 'pending') }] : [];
+  });
+}
+
+function planFromTodos(state: SessionPlans, todos: Todo[], session: string, ts: string): Candidate[] {
+  if (todos.length === 0) return [];
+  const out: Candidate[] = [];
+  const texts = todos.map((t) => t.content);
+  let plan = findPlan(state.plans, texts);
+  if (!plan) {
+    plan = { id: planId(`${session}\u0000${state.plans.length}\u0000${texts.join('\n')}`), steps: [...texts], done: texts.map(() => false) };
+    state.plans.push(plan);
+    out.push({ type: 'plan_created', content: tidy(`Plan: ${texts.join('; ')}`), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, steps: [...texts] }, ts });
+  }
+  for (const todo of todos) {
+    let index = plan.steps.findIndex((s) => normalize(s) === normalize(todo.content));
+    if (index === -1) {
+      plan.steps.push(todo.content);
+      plan.done.push(false);
+      index = plan.steps.length - 1;
+    }
+    if (todo.status === 'completed' && !plan.done[index]) {
+      plan.done[index] = true;
+      out.push({ type: 'plan_step_completed', content: tidy(todo.content), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, step: index + 1 }, ts });
+    }
+  }
+  return out;
+}
+
+/** A plan written out in ExitPlanMode: its list items are the steps. */
+function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
+  const steps = markdown
+    .split('\n')
+    .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ x]\]\s+)?(.+)$/.exec(line)?.[1]?.trim())
+    .filter((s): s is string => Boolean(s));
+  const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').trim()).find(Boolean) ?? 'Plan';
+  const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps, done: steps.map(() => false) };
+  state.plans.push(plan);
+  return [{ type: 'plan_created', content: tidy(`Plan: ${title}${steps.length ? ` (${steps.length} steps)` : ''}`), confidence: 1, provenance: 'layer1:ExitPlanMode', meta: { plan_id: plan.id, steps }, ts }];
+}
+
+function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undefined, session: string): Candidate[] {
+  const input = use.input;
+  if (use.name === 'TaskCreate') {
+    const subject = str(input.subject) ?? str(input.description) ?? str(input.content);
+    if (!subject) return [];
+    const resultId = result && typeof result.result === 'object' && result.result !== null ? str((result.result as Record<string, unknown>).id) ?? str(((result.result as Record<string, unknown>).task as Record<string, unknown> | undefined)?.id) : undefined;
+    const taskId = str(input.id) ?? str(input.taskId) ?? resultId ?? String(Object.keys(state.tasks).length + 1);
+    state.tasks[taskId] = subject;
+    let plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
+    const out: Candidate[] = [];
+    if (!plan) {
+      plan = { id: planId(`${session}\u0000tasks`), steps: [], done: [] };
+      state.plans.push(plan);
+      out.push({ type: 'plan_created', content: tidy(`Plan: ${subject}`), confidence: 1, provenance: 'layer1:TaskCreate', meta: { plan_id: plan.id, steps: [subject] }, ts: use.ts });
+    }
+    plan.steps.push(subject);
+    plan.done.push(false);
+    return out;
+  }
+  // TaskUpdate
+  const taskId = str(input.taskId) ?? str(input.id) ?? str(input.task_id);
+  if (!taskId || input.status !== 'completed') return [];
+  const subject = state.tasks[taskId] ?? str(input.subject);
+  const plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
+  if (!subject || !plan) return [];
+  const index = plan.steps.indexOf(subject);
+  if (index === -1 || plan.done[index]) return [];
+  plan.done[index] = true;
+  return [{ type: 'plan_step_completed', content: tidy(subject), confidence: 1, provenance: 'layer1:TaskUpdate', meta: { plan_id: plan.id, step: index + 1 }, ts: use.ts }];
+}
+
+function failed(result: ToolResult | undefined): boolean {
+  if (!result) return false;
+  return result.isError || /^<tool_use_error>/.test(result.text) || REJECTED_BY_USER.test(result.text.slice(0, 300));
+}
+
+export function extractToolCalls(items: readonly TranscriptItem[], cwd: string | null, session: string, state: SessionPlans): Candidate[] {
+  const results = new Map<string, ToolResult>();
+  for (const item of items) if (item.kind === 'tool-result') results.set(item.toolUseId, item);
+  const out: Candidate[] = [];
+  for (const item of items) {
+    if (item.kind !== 'tool-use') continue;
+    const result = results.get(item.id);
+    const input = item.input;
+    const provenance = `layer1:${item.name}`;
+    if (EDIT_TOOLS.has(item.name)) {
+      const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+      if (!path || failed(result)) continue;
+      const rel = relativePath(path, cwd);
+      out.push({ type: 'file_modified', content: `Modified ${rel}`, confidence: 1, provenance, meta: { path: rel, tool: item.name }, ts: item.ts });
+    } else if (READ_TOOLS.has(item.name) || SEARCH_TOOLS.has(item.name)) {
+      const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+      if (!path || failed(result)) continue;
+      const rel = relativePath(path, cwd);
+      const meta: Meta = { path: rel, tool: item.name };
+      if (str(input.pattern)) meta.pattern = input.pattern;
+      out.push({ type: 'file_explored', content: SEARCH_TOOLS.has(item.name) ? `Searched ${rel}` : `Read ${rel}`, confidence: 1, provenance, meta, ts: item.ts });
+    } else if (item.name === 'Bash') {
+      const command = str(input.command);
+      if (!command || (result && REJECTED_BY_USER.test(result.text.slice(0, 300)))) continue;
+      const meta: Meta = { command: tidy(command, 1000) };
+      if (result?.isError) meta.failed = true;
+      out.push({ type: 'command_run', content: tidy(`Ran ${command.split('\n')[0]}`, 200), confidence: 1, provenance, meta, ts: item.ts });
+    } else if (item.name === 'TodoWrite') {
+      if (failed(result)) continue;
+      out.push(...planFromTodos(state, todosOf(input), session, item.ts));
+    } else if (item.name === 'ExitPlanMode') {
+      const plan = str(input.plan);
+      if (plan && !failed(result)) out.push(...planFromMarkdown(state, plan, session, item.ts));
+    } else if (item.name === 'TaskCreate' || item.name === 'TaskUpdate') {
+      if (!failed(result)) out.push(...taskTools(state, item, result, session));
+    }
+  }
+  return out;
+}

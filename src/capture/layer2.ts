@@ -1,0 +1,158 @@
+import type { EventType, Meta } from '../events/types.js';
+import { tidy, type Candidate } from './candidate.js';
+import { splitProse, type Sentence } from './prose.js';
+
+/**
+ * Layer 2: keyword heuristics over prose. Each sentence that survives the filters (questions,
+ * hypotheticals, option lists, the assistant narrating its own process) is matched against cue
+ * families; the strongest match decides its type and confidence. Cues are about how people
+ * phrase a choice, a rejection, a finding, a fix — not about any one project's words. Pure.
+ */
+interface Cue {
+  type: EventType;
+  name: string;
+  confidence: number;
+  test: RegExp | ((m: string) => boolean);
+}
+
+const matches = (cue: Cue, m: string): boolean => (cue.test instanceof RegExp ? cue.test.test(m) : cue.test(m));
+
+const re = (source: string) => new RegExp(source, 'i');
+const any = (...patterns: RegExp[]) => (m: string) => patterns.some((p) => p.test(m));
+const all = (...patterns: RegExp[]) => (m: string) => patterns.every((p) => p.test(m));
+
+/** Verbs of looking around: "I'll check the config" narrates work, it decides nothing. */
+const PROCESS_VERBS =
+  'check|look|read|run|open|search|grep|inspect|investigate|verify|see|start|explore|examine|review|test|try|confirm|debug|dig|trace|take|find|figure|scan|glance|peek|double-check|re-run|rerun|print|dump|list|view|reproduce|narrow|walk|go ahead|go through|continue|proceed|fetch|pull|query|ask|wait|watch|compare|benchmark|profile|measure|write up|summari[sz]e|explain|show|outline|sketch|draft|create a todo|update the todo|mark|note';
+
+const QUESTION = /\?\s*["')\]]*\s*$/;
+const HYPOTHETICAL_START = /^(?:if|should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|whether|maybe|perhaps|want me|would you|let me know|unless|assuming|suppose|in case|once you|when you|before we|do we|any (?:thoughts|preference|objection))\b/i;
+const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:options? (?:are|is|would be|include)|alternatives? (?:are|include|would be)|one option|another option|two options|a few options|pros and cons)\b/i;
+const PROCESS = re(
+  String.raw`^(?:ok(?:ay)?,?\s+|now,?\s+|next,?\s+|first,?\s+|great,?\s+|good,?\s+|alright,?\s+)?(?:let me|let's (?:first |now )?(?:${PROCESS_VERBS})\b|(?:i'll|i will|i'm going to|i am going to|we'll|i need to|i want to)\s+(?:first |now |also |then |quickly |start by |begin by )?(?:${PROCESS_VERBS})\b)`,
+);
+const DECIDED_TO_PROCESS = re(String.raw`\bdecided to (?:first |now |quickly )?(?:${PROCESS_VERBS})\b|\bdecided to .{0,30}\bfirst\b`);
+const NEGATED_DECISION = /\b(?:haven't|have not|hasn't|not yet|didn't|did not|no) (?:decided|chosen|settled|agreed)\b|\bundecided\b|\bnot sure (?:whether|if|which)\b|\bno decision\b/i;
+
+const ERROR_NOUN = /\b(?:error|errors|bug|bugs|crash|crashes|crashed|failure|failures|failing|failed|fails|exception|5\d\d|4\d\d|5\d\ds|timeouts?|timed out|leak|regression|panic|segfault|deadlock|race|oom|out of memory|flaky|broken|breaks|traceback|undefined|null|nil|overflow|mismatch|denied|invalid\w*|rejected|silent|hang|hangs|hung|stale|duplicate[ds]?|double|wrong|missing|warning|not found)\b/i;
+const FIX_PHRASE = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/i;
+
+const CUES: Cue[] = [
+  // error_resolved: a cause, and (usually) the fix
+  { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/i, FIX_PHRASE) },
+  { type: 'error_resolved', name: 'fixed-by', confidence: 0.8, test: any(/^(?:fixed|resolved|solved)\b.{3,}\b(?:by|with|:|—|–)/i, /\b(?:fixed|resolved|solved) (?:it|this|that|the [\w-]+(?: [\w-]+){0,3}) (?:by|with)\b/i, /\bthe fix (?:was|is) to\b/i) },
+  { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/i, ERROR_NOUN) },
+  { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/i },
+
+  // approach_rejected: something considered and turned down
+  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/i },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: /\b(?:not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i },
+  { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/i },
+  { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/i },
+  { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/i },
+  { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/i },
+  { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all(/\b(?:would|could|might)\b/i, /\b(?:but|however|though|, so)\b/i, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/i) },
+
+  // decision_made: a choice, stated as made
+  { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/i },
+  { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/i },
+  { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/i },
+  { type: 'decision_made', name: 'over-instead', confidence: 0.7, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/i, /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/i) },
+  {
+    type: 'decision_made',
+    name: 'will-because',
+    confidence: 0.65,
+    test: all(
+      re(String.raw`^(?:so,?\s+|instead,?\s+|then,?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|the plan is to|the approach is to|the fix is to)\s+(?!(?:first|now|also|just|quickly|go ahead|need)\b)(?!(?:${PROCESS_VERBS})\b)\w+`),
+      /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|[:—–]/i,
+    ),
+  },
+  { type: 'decision_made', name: 'convention', confidence: 0.7, test: /^(?:the )?(?:convention|rule|policy|approach|design)(?: here| going forward)? (?:is|will be|:)/i },
+
+  // preference_noted: how the user wants things done, as the assistant acknowledges it
+  { type: 'preference_noted', name: 'you-prefer', confidence: 0.8, test: /\b(?:you prefer|you'd prefer|you'd rather|you like|you want (?:me to )?(?:always|never)|your preference|per your preference|as you prefer|you asked (?:me )?to (?:always|never)|i'll remember (?:that )?you|noted[,:—-]+ you|you don't want|you do not want|you never want|you always want)\b/i },
+
+  // knowledge_acquired: a finding about how things are
+  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|i discovered|we discovered|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs)\b/i },
+  {
+    type: 'knowledge_acquired',
+    name: 'behaves',
+    confidence: 0.65,
+    test: all(
+      /\b(?:only|by default|silently|actually|no longer|since v?\d[\w.]*|as of v?\d[\w.]*|under the hood|internally)\b/i,
+      /\b(?:supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/i,
+    ),
+  },
+
+  // task_completed: an explicit statement that something is finished
+  { type: 'task_completed', name: 'done', confidence: 0.8, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/i },
+  { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: /^(?:✅|✔️?)/ },
+  { type: 'task_completed', name: 'is-complete', confidence: 0.6, test: /\b(?:is|are) now (?:complete|completed|done|finished|in place|live)\b|\b(?:migration|refactor|port|upgrade|rollout|implementation) is (?:complete|done|finished)\b/i },
+];
+
+const PRIORITY: EventType[] = ['error_resolved', 'approach_rejected', 'decision_made', 'preference_noted', 'knowledge_acquired', 'task_completed'];
+
+function skipped(m: string): boolean {
+  return QUESTION.test(m) || HYPOTHETICAL_START.test(m) || PROCESS.test(m) || DECIDED_TO_PROCESS.test(m) || NEGATED_DECISION.test(m);
+}
+
+const REASON = /\s(?:because|since|as|given that|due to|so that)\s|\s*(?::|—|–|;| - )\s*/i;
+
+function reasonOf(text: string): string | undefined {
+  const match = REASON.exec(text);
+  if (!match) return undefined;
+  const reason = text.slice(match.index + match[0].length).trim().replace(/[.!]+$/, '');
+  return reason.length >= 6 ? tidy(reason, 240) : undefined;
+}
+
+function alternativeOf(text: string): string | undefined {
+  const match = /\b(?:rather than|instead of|over|in favou?r of)\s+([^,.;:—–]{2,80})/i.exec(text);
+  return match ? tidy(match[1] as string, 120) : undefined;
+}
+
+function metaFor(type: EventType, sentence: Sentence): Meta {
+  const meta: Meta = {};
+  if (type === 'approach_rejected' || type === 'decision_made') {
+    const reason = reasonOf(sentence.text);
+    if (reason) meta.reason = reason;
+    const alternative = alternativeOf(sentence.text);
+    if (alternative) meta[type === 'decision_made' ? 'rejected' : 'alternative'] = alternative;
+  }
+  return meta;
+}
+
+/** The best cue for one sentence of assistant prose, or null. */
+export function classifySentence(sentence: Sentence): { type: EventType; name: string; confidence: number } | null {
+  const m = sentence.masked.replace(/[‘’]/g, "'");
+  if (skipped(m)) return null;
+  let best: Cue | null = null;
+  for (const cue of CUES) {
+    if (!matches(cue, m)) continue;
+    if (cue.type === 'decision_made' && OPTION_LIST.test(m)) continue;
+    if (!best || cue.confidence > best.confidence || (cue.confidence === best.confidence && PRIORITY.indexOf(cue.type) < PRIORITY.indexOf(best.type))) best = cue;
+  }
+  return best;
+}
+
+export function extractProse(text: string, ts: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const sentence of splitProse(text)) {
+    const match = classifySentence(sentence);
+    if (!match) continue;
+    out.push({ type: match.type, content: tidy(sentence.text), confidence: match.confidence, provenance: `layer2:${match.name}`, meta: metaFor(match.type, sentence), ts });
+  }
+  return out;
+}
+
+const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,? (?:please|always|never|use|we)|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
+
+/** Users state preferences in their own prompts ("always use pnpm, never npm"). */
+export function extractUserPreferences(text: string, ts: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const sentence of splitProse(text)) {
+    const m = sentence.masked.replace(/[‘’]/g, "'");
+    if (QUESTION.test(m) || !USER_PREFERENCE.test(m) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
+    out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: 0.8, provenance: 'layer2:user-preference', meta: {}, ts });
+  }
+  return out;
+}

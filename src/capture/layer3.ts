@@ -1,0 +1,67 @@
+import type { EventType, Meta } from '../events/types.js';
+import { tidy, type Candidate } from './candidate.js';
+import type { Sentence } from './prose.js';
+
+/**
+ * Layer 3: explicit `[MEMORY: <type>] text` tags, from the assistant or the user, in any case
+ * and spacing, several per message. Certain by construction (confidence 1.0). A tag inside a
+ * code block is an example of a tag, not a tag: callers pass text with code removed. Pure.
+ */
+const TAG_TYPES: Readonly<Record<string, EventType>> = {
+  decision: 'decision_made',
+  decided: 'decision_made',
+  rejected: 'approach_rejected',
+  rejection: 'approach_rejected',
+  reject: 'approach_rejected',
+  learned: 'knowledge_acquired',
+  learning: 'knowledge_acquired',
+  learnt: 'knowledge_acquired',
+  plan: 'plan_created',
+  todo: 'plan_created',
+  preference: 'preference_noted',
+  prefer: 'preference_noted',
+  error: 'error_resolved',
+  fixed: 'error_resolved',
+  fix: 'error_resolved',
+  done: 'task_completed',
+};
+
+const TAG = /\[\s*memory\s*:\s*([a-z_-]+)\s*\]/gi;
+
+function metaFor(type: EventType, content: string, tag: string): Meta {
+  if (type === 'approach_rejected') {
+    const split = /\s(?:because|since|as)\s|\s*(?:—|–|:| - )\s*/i.exec(content);
+    if (split) return { reason: content.slice(split.index + split[0].length).trim() };
+  }
+  if (type === 'plan_created') return { steps: [content], tag };
+  return {};
+}
+
+/**
+ * Tags found in `prose.masked` (so a tag inside inline code is an example, not a tag), with
+ * their content read from `prose.text`. The content runs to the next tag or the end of the line.
+ */
+export function extractTags(prose: Sentence, ts: string): Candidate[] {
+  const out: Candidate[] = [];
+  const text = prose.text;
+  const matches = [...prose.masked.matchAll(TAG)];
+  matches.forEach((match, i) => {
+    const type = TAG_TYPES[(match[1] as string).toLowerCase().replace(/s$/, '')] ?? TAG_TYPES[(match[1] as string).toLowerCase()];
+    if (!type) return;
+    const start = (match.index ?? 0) + match[0].length;
+    const next = matches[i + 1]?.index ?? text.length;
+    let body = text.slice(start, next);
+    // The content is the rest of the line; a tag alone on its line labels the next line.
+    const firstLine = body.split('\n').find((line, n) => n > 0 || line.trim() !== '') ?? '';
+    body = body.trimStart().startsWith('\n') || body.split('\n')[0]?.trim() === '' ? firstLine : (body.split('\n')[0] as string);
+    const content = tidy(body.replace(/^[\s:—–-]+/, ''));
+    if (content.length < 3) return;
+    out.push({ type, content, confidence: 1, provenance: 'layer3:memory-tag', meta: metaFor(type, content, (match[1] as string).toLowerCase()), ts });
+  });
+  return out;
+}
+
+/** The text with its tags (and what they label) removed, so Layer 2 does not count them twice. */
+export function withoutTags(text: string): string {
+  return text.replace(/\[\s*memory\s*:\s*[a-z_-]+\s*\][^\n]*/gi, '');
+}
