@@ -32,21 +32,25 @@ const PROCESS = re(
   String.raw`^(?:ok(?:ay)?,?\s+|now,?\s+|next,?\s+|first,?\s+|great,?\s+|good,?\s+|alright,?\s+)?(?:let me|let's (?:first |now )?(?:${PROCESS_VERBS})\b|(?:i'll|i will|i'm going to|i am going to|we'll|i need to|i want to)\s+(?:first |now |also |then |quickly |start by |begin by )?(?:${PROCESS_VERBS})\b)`,
 );
 const DECIDED_TO_PROCESS = re(String.raw`\bdecided to (?:first |now |quickly )?(?:${PROCESS_VERBS})\b|\bdecided to .{0,30}\bfirst\b`);
+const COUNTERFACTUAL = /\b(?:would|could)\b.*\b(?:but|however)\b/i;
 const NEGATED_DECISION = /\b(?:haven't|have not|hasn't|not yet|didn't|did not|no) (?:decided|chosen|settled|agreed)\b|\bundecided\b|\bnot sure (?:whether|if|which)\b|\bno decision\b/i;
 
 const ERROR_NOUN = /\b(?:error|errors|bug|bugs|crash|crashes|crashed|failure|failures|failing|failed|fails|exception|5\d\d|4\d\d|5\d\ds|timeouts?|timed out|leak|regression|panic|segfault|deadlock|race|oom|out of memory|flaky|broken|breaks|traceback|undefined|null|nil|overflow|mismatch|denied|invalid\w*|rejected|silent|hang|hangs|hung|stale|duplicate[ds]?|double|wrong|missing|warning|not found)\b/i;
-const FIX_PHRASE = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/i;
+const NEGATED_FIX = /\b(?:wouldn't|won't|doesn't|didn't|would not|will not|does not|did not|can't|cannot|not) (?:fix|solve|help|resolve)\b/i;
+const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|reverted|bumped|pinned|set|wrapped|switched|renamed|restored|updated|regenerated)\b|\b(?:tests?|build|ci|suite|it) (?:now )?pass(?:es)?\b|\bnow succeeds\b|\b(?:builds?|works|links?) again\b|\bis green\b|\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/i;
+
+const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/i;
 
 const CUES: Cue[] = [
   // error_resolved: a cause, and (usually) the fix
-  { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/i, FIX_PHRASE) },
+  { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/i, FIX_PHRASE) },
   { type: 'error_resolved', name: 'fixed-by', confidence: 0.8, test: any(/^(?:fixed|resolved|solved)\b.{3,}\b(?:by|with|:|—|–)/i, /\b(?:fixed|resolved|solved) (?:it|this|that|the [\w-]+(?: [\w-]+){0,3}) (?:by|with)\b/i, /\bthe fix (?:was|is) to\b/i) },
   { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/i, ERROR_NOUN) },
   { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/i },
 
   // approach_rejected: something considered and turned down
-  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/i },
-  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: /\b(?:not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i },
+  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/i },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: /\b(?:(?:is|are) out\s*(?::|;|—|–| - )|a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i },
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/i },
   { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/i },
   { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/i },
@@ -56,6 +60,10 @@ const CUES: Cue[] = [
   // decision_made: a choice, stated as made
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/i },
   { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/i },
+  { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/i },
+  { type: 'decision_made', name: 'so-will', confidence: 0.7, test: re(String.raw`\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s+(?!(?:first|now|also|just|quickly|go ahead)\b)(?!(?:${PROCESS_VERBS})\b)\w+`) },
+  { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b/i },
+  { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/i },
   { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/i },
   { type: 'decision_made', name: 'over-instead', confidence: 0.7, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/i, /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/i) },
   {
@@ -64,23 +72,30 @@ const CUES: Cue[] = [
     confidence: 0.65,
     test: all(
       re(String.raw`^(?:so,?\s+|instead,?\s+|then,?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|the plan is to|the approach is to|the fix is to)\s+(?!(?:first|now|also|just|quickly|go ahead|need)\b)(?!(?:${PROCESS_VERBS})\b)\w+`),
-      /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|[:—–]/i,
+      /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|, so\b|[:—–]/i,
     ),
   },
   { type: 'decision_made', name: 'convention', confidence: 0.7, test: /^(?:the )?(?:convention|rule|policy|approach|design)(?: here| going forward)? (?:is|will be|:)/i },
 
   // preference_noted: how the user wants things done, as the assistant acknowledges it
+  { type: 'preference_noted', name: 'acknowledged-rule', confidence: 0.75, test: PREFERENCE_ACK },
   { type: 'preference_noted', name: 'you-prefer', confidence: 0.8, test: /\b(?:you prefer|you'd prefer|you'd rather|you like|you want (?:me to )?(?:always|never)|your preference|per your preference|as you prefer|you asked (?:me )?to (?:always|never)|i'll remember (?:that )?you|noted[,:—-]+ you|you don't want|you do not want|you never want|you always want)\b/i },
 
   // knowledge_acquired: a finding about how things are
-  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|i discovered|we discovered|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs)\b/i },
+  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|i discovered|we discovered|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/i },
+  {
+    type: 'knowledge_acquired',
+    name: 'so-consequence',
+    confidence: 0.6,
+    test: /, (?:so|which means) (?:the|a|an|any|every|each|it|on|after|our|its|we|nothing|anything)\b[^.]{0,100}\b(?:fails?|overruns?|breaks?|is lost|are lost|restarts?|returns?|hangs?|times? out|crashes|drops?|blocks?|leaks?|reconciles?|need no|don't need|no longer need|gets? (?:re)?\w+ed|hands?|double|twice|skips?)\b/i,
+  },
   {
     type: 'knowledge_acquired',
     name: 'behaves',
     confidence: 0.65,
     test: all(
       /\b(?:only|by default|silently|actually|no longer|since v?\d[\w.]*|as of v?\d[\w.]*|under the hood|internally)\b/i,
-      /\b(?:supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/i,
+      /\b(?:contains?|includes?|stores?|holds?|keeps?|lets?|allows?|supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/i,
     ),
   },
 
@@ -128,7 +143,8 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   let best: Cue | null = null;
   for (const cue of CUES) {
     if (!matches(cue, m)) continue;
-    if (cue.type === 'decision_made' && OPTION_LIST.test(m)) continue;
+    if (cue.type === 'decision_made' && (OPTION_LIST.test(m) || COUNTERFACTUAL.test(m))) continue;
+    if (cue.type === 'error_resolved' && NEGATED_FIX.test(m)) continue;
     if (!best || cue.confidence > best.confidence || (cue.confidence === best.confidence && PRIORITY.indexOf(cue.type) < PRIORITY.indexOf(best.type))) best = cue;
   }
   return best;
