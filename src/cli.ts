@@ -4,11 +4,20 @@
  * pays for yargs and the one command that runs. The only place that calls process.exit.
  * Exit codes: 0 ok, 1 expected failure (one line on stderr), 2 usage.
  */
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { isCortexError } from './errors.js';
-import { processIO, type CommandIO } from './commands/io.js';
-import { VERSION } from './version.js';
+import type { Argv } from 'yargs';
+import { prefetchRepo } from './git/repo.js';
+
+// Static imports are evaluated first, so the git spawns start before yargs is even loaded.
+const WRITING_COMMANDS = new Set(['remember', 'import', 'init']);
+const verb = process.argv[2];
+if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd(), { withAuthor: WRITING_COMMANDS.has(verb) });
+
+const { default: yargs } = await import('yargs');
+const { hideBin } = await import('yargs/helpers');
+const { isCortexError } = await import('./errors.js');
+const { processIO } = await import('./commands/io.js');
+const { VERSION } = await import('./version.js');
+type CommandIO = import('./commands/io.js').CommandIO;
 
 const io = processIO();
 let exitCode = 0;
@@ -107,12 +116,17 @@ const cli = commands(yargs(hideBin(process.argv)).scriptName('cortex'), io)
   .help()
   .alias('h', 'help')
   .version(VERSION)
-  .wrap(Math.min(110, process.stdout.columns || 100))
+  .wrap(process.stdout.isTTY ? Math.min(110, process.stdout.columns || 100) : null)
   .fail((message, error) => {
     if (error) throw error;
     io.stderr.write(`cortex: ${message} (see cortex --help)\n`);
     process.exit(2);
   });
+
+// yargs renders the whole help text (~15 ms) on every command run, only to show it if an async
+// handler fails; our handlers never reject (run() reports errors itself), so skip that work.
+const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance();
+if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 
 await cli.parseAsync();
 process.exitCode = exitCode;

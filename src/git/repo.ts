@@ -28,11 +28,27 @@ const authors = new WeakMap<Repo, Promise<string>>();
  * Find the repository. With `withAuthor`, the author lookup runs alongside discovery (both are
  * git spawns; in parallel they cost one), for commands that will write events.
  */
+const discovered = new Map<string, Promise<Repo>>();
+const authorsByCwd = new Map<string, Promise<string>>();
+
 export async function discoverRepo(cwd: string, options: { withAuthor?: boolean } = {}): Promise<Repo> {
-  const author = options.withAuthor ? readAuthorAt(cwd).catch(() => 'unknown') : undefined;
-  const repo = await findRepo(cwd);
-  if (author) authors.set(repo, author);
+  if (options.withAuthor && !authorsByCwd.has(cwd)) authorsByCwd.set(cwd, readAuthorAt(cwd).catch(() => 'unknown'));
+  let found = discovered.get(cwd);
+  if (!found) discovered.set(cwd, (found = findRepo(cwd)));
+  // A failed discovery is not cached: the next call (after `git init`, say) tries again.
+  found.catch(() => discovered.delete(cwd));
+  const repo = await found;
+  const author = authorsByCwd.get(cwd);
+  if (author && !authors.has(repo)) authors.set(repo, author);
   return repo;
+}
+
+/**
+ * Start the git spawns a command will need before anything else loads: the CLI calls this
+ * first thing, so git runs on the other core while yargs is being compiled.
+ */
+export function prefetchRepo(cwd: string, options: { withAuthor?: boolean } = {}): void {
+  discoverRepo(cwd, options).catch(() => undefined);
 }
 
 async function findRepo(cwd: string): Promise<Repo> {
