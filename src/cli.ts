@@ -7,9 +7,18 @@
 import type { Argv } from 'yargs';
 import { prefetchRepo } from './git/repo.js';
 
+const verb = process.argv[2];
+
+// Hooks run on every prompt and every stop: they skip yargs entirely, and always exit 0.
+if (verb === 'hook') {
+  const { runHook } = await import('./claude/hook.js');
+  const { processIO } = await import('./commands/io.js');
+  await runHook(process.argv[3], processIO());
+  process.exit(0);
+}
+
 // Static imports are evaluated first, so the git spawns start before yargs is even loaded.
 const WRITING_COMMANDS = new Set(['remember', 'import', 'init']);
-const verb = process.argv[2];
 if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd(), { withAuthor: WRITING_COMMANDS.has(verb) });
 
 const { default: yargs } = await import('yargs');
@@ -47,8 +56,13 @@ function commands(cli: Argv, io: CommandIO): Argv {
   return cli
     .command(
       'init',
-      'set up Cortex in this repository (creates the journal branch; safe to run twice)',
-      (y) => y.options(jsonOption),
+      'set up Cortex in this repository: the journal branch, Claude Code hooks, the memory-tag rules (safe to run twice)',
+      (y) =>
+        y.options({
+          local: { type: 'boolean', describe: 'write the hooks to .claude/settings.local.json (just you) instead of .claude/settings.json (the team)' },
+          'no-claude': { type: 'boolean', describe: 'only create the journal; leave .claude/ alone' },
+          ...jsonOption,
+        }),
       (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),
     )
     .command(
@@ -100,6 +114,22 @@ function commands(cli: Argv, io: CommandIO): Argv {
       'print the whole journal as JSONL (what import takes back)',
       (y) => y,
       () => run(async () => (await import('./commands/export.js')).runExport({}, io)),
+    )
+    .command(
+      'extract <transcript>',
+      'run capture on a Claude Code transcript without storing anything',
+      (y) =>
+        y.positional('transcript', { type: 'string', demandOption: true, describe: 'a transcript .jsonl file' }).options({
+          session: { type: 'string', describe: 'session id to stamp (default: the transcript\'s own)' },
+          ...jsonOption,
+        }),
+      (argv) => run(async () => (await import('./commands/extract.js')).runExtract({ ...argv, transcript: argv.transcript as string }, io)),
+    )
+    .command(
+      'hook <event>',
+      'the entry point for Claude Code hooks (reads the hook JSON on stdin; always exits 0)',
+      (y) => y.positional('event', { type: 'string', demandOption: true }),
+      () => undefined,
     )
     .command(
       'status',

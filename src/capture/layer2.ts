@@ -50,7 +50,7 @@ const CUES: Cue[] = [
 
   // approach_rejected: something considered and turned down
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/i },
-  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: /\b(?:(?:is|are) out\s*(?::|;|—|–| - )|a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/i, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i) },
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/i },
   { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/i },
   { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/i },
@@ -100,7 +100,7 @@ const CUES: Cue[] = [
   },
 
   // task_completed: an explicit statement that something is finished
-  { type: 'task_completed', name: 'done', confidence: 0.8, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/i },
+  { type: 'task_completed', name: 'done', confidence: 0.9, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/i },
   { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: /^(?:✅|✔️?)/ },
   { type: 'task_completed', name: 'is-complete', confidence: 0.6, test: /\b(?:is|are) now (?:complete|completed|done|finished|in place|live)\b|\b(?:migration|refactor|port|upgrade|rollout|implementation) is (?:complete|done|finished)\b/i },
 ];
@@ -122,7 +122,9 @@ function reasonOf(text: string): string | undefined {
 
 function alternativeOf(text: string): string | undefined {
   const match = /\b(?:rather than|instead of|over|in favou?r of)\s+([^,.;:—–]{2,80})/i.exec(text);
-  return match ? tidy(match[1] as string, 120) : undefined;
+  if (!match) return undefined;
+  const alternative = (match[1] as string).split(/\s(?:since|because|as|so|which|for|to avoid)\s/i)[0] as string;
+  return tidy(alternative, 120);
 }
 
 function metaFor(type: EventType, sentence: Sentence): Meta {

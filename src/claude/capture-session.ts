@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Candidate } from '../capture/candidate.js';
+import { dedupeKey, extractCandidates } from '../capture/extract.js';
+import { ulid } from '../events/ids.js';
+import type { CortexEvent } from '../events/types.js';
+import { cortexDir } from '../git/repo.js';
+import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
+import { lockSession, readCursor, readTail, writeCursor } from './cursor.js';
+
+/**
+ * One hook's capture for one session: read what is new in the transcript (plus any text the
+ * hook payload carries that the transcript may not hold yet), extract, and write every new event
+ * in one journal commit. Event ids derive from the session and what the event says, so a replay
+ * (a crash between the append and the cursor write, a deleted cursor) yields the same ids and
+ * readers, which union by id, never see a memory twice.
+ */
+export const MAX_TAIL_BYTES = 8 * 1024 * 1024;
+
+export interface CaptureInput {
+  session: string;
+  transcriptPath?: string;
+  includeSidechains?: boolean;
+  /** JSONL lines to consider after the transcript tail (e.g. Stop's last_assistant_message). */
+  extraLines?: string[];
+}
+
+export interface CaptureOutcome {
+  stored: number;
+  skippedLines: number;
+  transcriptError?: string;
+  busy?: boolean;
+}
+
+export function eventId(session: string, candidate: Candidate): string {
+  const seed = createHash('sha256').update(`${session}\u0000${dedupeKey(candidate)}`).digest();
+  const time = Date.parse(candidate.ts);
+  return ulid(Number.isFinite(time) && time > 0 ? time : 0, seed.subarray(0, 10));
+}
+
+/** Synthetic transcript lines for text that arrives in a hook payload rather than the transcript. */
+export function assistantLine(text: string, session: string): string {
+  return JSON.stringify({ type: 'assistant', sessionId: session, timestamp: new Date().toISOString(), message: { id: `hook-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`, role: 'assistant', content: [{ type: 'text', text }] } });
+}
+
+export function userLine(text: string, session: string): string {
+  return JSON.stringify({ type: 'user', sessionId: session, timestamp: new Date().toISOString(), message: { role: 'user', content: text } });
+}
+
+export async function captureSession(journal: Journal, input: CaptureInput): Promise<CaptureOutcome> {
+  const dir = cortexDir(journal.repo);
+  const release = await lockSession(dir, input.session, 3_000);
+  if (!release) return { stored: 0, skippedLines: 0, busy: true };
+  try {
+    const cursor = await readCursor(dir, input.session);
+    let text = '';
+    let transcriptError: string | undefined;
+    let tail: Awaited<ReturnType<typeof readTail>> | undefined;
+    if (input.transcriptPath) {
+      try {
+        tail = await readTail(input.transcriptPath, cursor, MAX_TAIL_BYTES);
+        text = tail.text;
+      } catch (err) {
+        transcriptError = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'transcript not found' : 'transcript unreadable';
+      }
+    }
+    if (input.extraLines?.length) text += `${input.extraLines.join('\n')}\n`;
+    const result = extractCandidates(text, { session: input.session, state: cursor.state, includeSidechains: input.includeSidechains });
+
+    let events: CortexEvent[] = [];
+    if (result.candidates.length > 0) {
+      const ctx = await captureContext(journal, input.session, 'hook');
+      events = buildEvents(
+        result.candidates.map((c) => ({ ...c, ts: c.ts || undefined, id: eventId(input.session, c) })),
+        ctx,
+      );
+      // Reading a transcript from the start again (rotated, or the cursor was lost): skip what is stored.
+      if (tail?.restarted && cursor.offset > 0) {
+        const stored = new Set((await readAll(journal)).events.map((e) => e.id));
+        events = events.filter((e) => !stored.has(e.id));
+      }
+      await append(journal, events);
+    }
+    await writeCursor(dir, input.session, {
+      transcript: tail ? (input.transcriptPath ?? null) : cursor.transcript,
+      offset: tail ? tail.nextOffset : cursor.offset,
+      head: tail ? tail.head : cursor.head,
+      state: result.state,
+    });
+    return { stored: events.length, skippedLines: result.transcript.corruptLines, transcriptError };
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { emptyCaptureState, type CaptureState } from '../capture/extract.js';
+
+/**
+ * Where each session's capture stands, under `.git/cortex/sessions/`: the byte offset reached in
+ * its transcript (so each Stop reads only what is new), a fingerprint of the file's head (so a
+ * truncated or rotated transcript is noticed and reread from the start, deduped), and the
+ * capture state (plan identities, what was already stored). Derived data: safe to delete.
+ */
+export interface SessionCursor {
+  transcript: string | null;
+  offset: number;
+  head: string | null;
+  state: CaptureState;
+}
+
+const HEAD_BYTES = 4096;
+
+const cursorPath = (cortexDir: string, session: string) => join(cortexDir, 'sessions', `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+
+export async function readCursor(cortexDir: string, session: string): Promise<SessionCursor> {
+  try {
+    const cursor = JSON.parse(await readFile(cursorPath(cortexDir, session), 'utf8')) as SessionCursor;
+    if (typeof cursor.offset === 'number' && cursor.state && Array.isArray(cursor.state.seen)) return cursor;
+  } catch {
+    // absent or damaged: start over; dedupe against the journal keeps this safe
+  }
+  return { transcript: null, offset: 0, head: null, state: emptyCaptureState() };
+}
+
+export async function writeCursor(cortexDir: string, session: string, cursor: SessionCursor): Promise<void> {
+  const path = cursorPath(cortexDir, session);
+  await mkdir(join(cortexDir, 'sessions'), { recursive: true });
+  const temp = `${path}.tmp-${process.pid}`;
+  await writeFile(temp, JSON.stringify(cursor));
+  await rename(temp, path);
+}
+
+/** A hash of the file's first `bytes` (at most HEAD_BYTES): a transcript only grows, so it never changes. */
+async function fingerprint(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(bytes, HEAD_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface TranscriptTail {
+  text: string;
+  /** The offset to store once the tail's events are safely in the journal. */
+  nextOffset: number;
+  head: string;
+  restarted: boolean;
+}
+
+/**
+ * The complete lines of `path` after the cursor, at most `maxBytes` of them (the rest waits for
+ * the next hook). A file shorter than the offset, or whose head changed, is read from the start.
+ */
+export async function readTail(path: string, cursor: SessionCursor, maxBytes: number): Promise<TranscriptTail> {
+  const info = await stat(path);
+  const sameFile = cursor.transcript === path && info.size >= cursor.offset && cursor.head === (await fingerprint(path, cursor.offset));
+  const restarted = !sameFile;
+  const start = restarted ? 0 : cursor.offset;
+  const length = Math.min(info.size - start, maxBytes);
+  let text = '';
+  let nextOffset = start;
+  if (length > 0) {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, start);
+      const end = buffer.lastIndexOf(0x0a, bytesRead - 1);
+      if (end !== -1) {
+        text = buffer.subarray(0, end + 1).toString('utf8');
+        nextOffset = start + end + 1;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return { text, nextOffset, head: await fingerprint(path, nextOffset), restarted };
+}
+
+/** One capture per session at a time (Stop and an async PostToolUse can overlap). */
+export async function lockSession(cortexDir: string, session: string, waitMs: number): Promise<(() => Promise<void>) | null> {
+  const path = `${cursorPath(cortexDir, session)}.lock`;
+  await mkdir(join(cortexDir, 'sessions'), { recursive: true });
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await (await open(path, 'wx')).close();
+      return () => unlink(path).catch(() => undefined);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const info = await stat(path).catch(() => null);
+      if (info && Date.now() - info.mtimeMs > 30_000) await unlink(path).catch(() => undefined);
+      else if (Date.now() > deadline) return null;
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

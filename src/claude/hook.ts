@@ -1,0 +1,128 @@
+import { cortexDir, discoverRepo, type Repo } from '../git/repo.js';
+import { openJournal } from '../journal/journal.js';
+import { assistantLine, captureSession, userLine, type CaptureOutcome } from './capture-session.js';
+import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } from './hook-events.js';
+import { writeHookLog } from './hook-log.js';
+import { isCortexError } from '../errors.js';
+
+/**
+ * `cortex hook <event>`: the entry point Claude Code calls. It fails open, always: whatever
+ * happens it exits 0 (never 2, which would block the session or erase a prompt), says what went
+ * wrong in one stderr line (Claude never sees stderr on exit 0), logs details to
+ * `.git/cortex/log`, and gives up when its time budget runs out.
+ */
+type Payload = Record<string, unknown>;
+
+export interface HookIO {
+  readStdin: () => Promise<string>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  cwd: string;
+}
+
+const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
+const MEMORY_HINT = /\[\s*memory\s*:|\b(?:i prefer|i'd rather|always use|never use|from now on|please (?:always|never))\b/i;
+
+async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<string> {
+  const journal = await openJournal(repo);
+  const session = str(payload.session_id) ?? 'unknown-session';
+  let outcome: CaptureOutcome;
+  switch (event) {
+    case 'SessionStart':
+      return 'session started';
+    case 'UserPromptSubmit': {
+      const prompt = str(payload.prompt);
+      // Most prompts hold no tag and no stated preference: do nothing, fast.
+      if (!prompt || !MEMORY_HINT.test(prompt)) return 'no memory in the prompt';
+      outcome = await captureSession(journal, { session, extraLines: [userLine(prompt, session)] });
+      break;
+    }
+    case 'PostToolUse': {
+      const name = str(payload.tool_name);
+      if (!name) return 'no tool name';
+      const id = str(payload.tool_use_id) ?? `hook-${Date.now()}`;
+      const response = payload.tool_response;
+      const failedResponse = typeof response === 'object' && response !== null && (response as Payload).success === false;
+      const lines = [
+        JSON.stringify({ type: 'assistant', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), message: { id, role: 'assistant', content: [{ type: 'tool_use', id, name, input: payload.tool_input ?? {} }] } }),
+        JSON.stringify({ type: 'user', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), toolUseResult: response, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: failedResponse, content: '' }] } }),
+      ];
+      outcome = await captureSession(journal, { session, extraLines: lines });
+      break;
+    }
+    case 'SubagentStop':
+      outcome = await captureSession(journal, {
+        session,
+        transcriptPath: str(payload.agent_transcript_path) ?? str(payload.transcript_path),
+        includeSidechains: true,
+        extraLines: str(payload.last_assistant_message) ? [assistantLine(payload.last_assistant_message as string, session)] : [],
+      });
+      break;
+    case 'Stop':
+    case 'PreCompact':
+    case 'PostCompact':
+    case 'SessionEnd': {
+      // The transcript may lag the conversation; Stop's last message fills the gap (deduped).
+      const last = str(payload.last_assistant_message);
+      outcome = await captureSession(journal, { session, transcriptPath: str(payload.transcript_path), extraLines: last ? [assistantLine(last, session)] : [] });
+      break;
+    }
+  }
+  if (outcome.transcriptError) throw new HookProblem(`${outcome.transcriptError}: ${str(payload.transcript_path) ?? '(no transcript_path)'}; captured ${outcome.stored} from the payload only`);
+  if (outcome.busy) return 'another capture of this session is running; it will pick this up';
+  return `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
+}
+
+/** An expected problem: reported in one line, the hook still exits 0. */
+class HookProblem extends Error {}
+
+function parsePayload(text: string): Payload {
+  if (text.trim() === '') throw new HookProblem('empty payload on stdin; nothing captured');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HookProblem('the payload on stdin is not JSON; nothing captured');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HookProblem('the payload on stdin is not a JSON object; nothing captured');
+  return value as Payload;
+}
+
+export async function runHook(eventName: string | undefined, io: HookIO): Promise<void> {
+  const event = resolveHookEvent(eventName);
+  if (!event) {
+    io.stderr.write(`cortex hook: unknown event "${eventName ?? ''}" (one of ${HOOK_EVENTS.map(kebab).join(', ')}); nothing done\n`);
+    return;
+  }
+  let logDir: string | undefined;
+  const work = (async () => {
+    const payload = parsePayload(await io.readStdin());
+    const cwd = str(payload.cwd) ?? io.cwd;
+    let repo: Repo;
+    try {
+      repo = await discoverRepo(cwd);
+    } catch (err) {
+      if (isCortexError(err)) throw new HookProblem(`${err.message}; nothing captured`);
+      throw err;
+    }
+    logDir = cortexDir(repo);
+    const summary = await handle(event, payload, repo);
+    await writeHookLog(logDir, `${kebab(event)}: ${summary}`);
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), HOOK_BUDGET_MS[event])));
+  try {
+    const result = await Promise.race([work, timeout]);
+    if (result === 'timeout') {
+      io.stderr.write(`cortex hook ${kebab(event)}: gave up after ${HOOK_BUDGET_MS[event]} ms; continuing without it\n`);
+      if (logDir) await writeHookLog(logDir, `${kebab(event)}: timed out after ${HOOK_BUDGET_MS[event]} ms`);
+    }
+  } catch (err) {
+    const expected = err instanceof HookProblem || isCortexError(err);
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`cortex hook ${kebab(event)}: ${expected ? message : `unexpected error (${message.split('\n')[0]}); see .git/cortex/log`}\n`);
+    if (logDir) await writeHookLog(logDir, `${kebab(event)}: ${expected ? message : (err as Error)?.stack ?? message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,72 @@
+import { kebab, type HookEvent } from './hook-events.js';
+
+/**
+ * Cortex's entries in a Claude Code settings file, merged into whatever is there: the user's
+ * own hooks and settings are kept as they are, ours are recognised by their command
+ * (`cortex hook …`) and replaced in place, so running `cortex init` twice never duplicates an
+ * entry. Pure: JSON value in, JSON value out.
+ */
+interface HookHandler {
+  type: 'command';
+  command: string;
+  timeout?: number;
+  async?: boolean;
+}
+
+interface MatcherGroup {
+  matcher?: string;
+  hooks: HookHandler[];
+}
+
+type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
+
+interface Install {
+  event: HookEvent;
+  matcher?: string;
+  timeout: number;
+  async?: boolean;
+}
+
+/**
+ * What runs when. Capture that nobody waits for runs async; SessionStart and UserPromptSubmit
+ * stay synchronous because what they print becomes context. SessionEnd's timeout in a settings
+ * file raises Claude Code's shared 1.5 s budget.
+ */
+export const INSTALLS: readonly Install[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 15 },
+  { event: 'UserPromptSubmit', timeout: 10 },
+  { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit|NotebookEdit', timeout: 30, async: true },
+  { event: 'Stop', timeout: 60, async: true },
+  { event: 'SubagentStop', timeout: 60, async: true },
+  { event: 'PreCompact', timeout: 60 },
+  { event: 'PostCompact', timeout: 60, async: true },
+  { event: 'SessionEnd', timeout: 5 },
+];
+
+export const hookCommand = (executable: string, event: HookEvent) => `${executable} hook ${kebab(event)}`;
+const isOurs = (handler: unknown) => typeof handler === 'object' && handler !== null && / hook [a-z-]+$/.test(String((handler as HookHandler).command)) && /\bcortex\b|cli\.js/.test(String((handler as HookHandler).command));
+
+export function withCortexHooks(settings: Settings, executable: string): Settings {
+  const hooks: Record<string, MatcherGroup[]> = { ...(settings.hooks ?? {}) };
+  for (const install of INSTALLS) {
+    const groups = (hooks[install.event] ?? [])
+      .map((group) => ({ ...group, hooks: (group.hooks ?? []).filter((h) => !isOurs(h)) }))
+      .filter((group) => group.hooks.length > 0);
+    const handler: HookHandler = { type: 'command', command: hookCommand(executable, install.event), timeout: install.timeout };
+    if (install.async) handler.async = true;
+    groups.push(install.matcher ? { matcher: install.matcher, hooks: [handler] } : { hooks: [handler] });
+    hooks[install.event] = groups;
+  }
+  return { ...settings, hooks };
+}
+
+export function withoutCortexHooks(settings: Settings): Settings {
+  if (!settings.hooks) return settings;
+  const hooks: Record<string, MatcherGroup[]> = {};
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    const kept = groups.map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isOurs(h)) })).filter((g) => g.hooks.length > 0);
+    if (kept.length > 0) hooks[event] = kept;
+  }
+  const { hooks: _old, ...rest } = settings;
+  return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest;
+}

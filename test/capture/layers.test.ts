@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { extractCandidates } from '../../src/capture/extract.js';
+import { classifySentence, extractProse } from '../../src/capture/layer2.js';
+import { extractTags } from '../../src/capture/layer3.js';
+import { prepareProse, splitProse } from '../../src/capture/prose.js';
+import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
+
+const typeOf = (sentence: string) => {
+  const [s] = splitProse(sentence);
+  return s ? (classifySentence(s)?.type ?? null) : null;
+};
+
+describe('layer 2: heuristics over assistant prose', () => {
+  it.each([
+    ["I'll go with Postgres rather than MongoDB since we need multi-row transactions.", 'decision_made'],
+    ['Going with a token bucket for the limiter: it absorbs bursts.', 'decision_made'],
+    ['We decided to keep the retry logic in the client.', 'decision_made'],
+    ['Zod it is, since the other forms already use it.', 'decision_made'],
+    ['Switching the cache to an LRU with a 10k cap, so memory stays bounded.', 'decision_made'],
+    ['Ruled out Redis: the ops team will not run another service.', 'approach_rejected'],
+    ['Yup is out: it would add a second schema library to the bundle.', 'approach_rejected'],
+    ['I considered a groupby with idxmax, but it is 3x slower, so I am not doing that.', 'approach_rejected'],
+    ['A retry loop would just spin forever, so I didn\'t add one.', 'approach_rejected'],
+    ['Turns out the API paginates at 100 items and ignores larger page sizes.', 'knowledge_acquired'],
+    ['Worth knowing: the SDK silently drops events larger than 256 KB.', 'knowledge_acquired'],
+    ['The 500 was caused by a missing env var; fixed by adding it to .env.example.', 'error_resolved'],
+    ['Fixed the flaky test by awaiting the server start before the first request.', 'error_resolved'],
+    ['Noted, you prefer tabs over spaces in this repo.', 'preference_noted'],
+    ['Done: all handlers are migrated to async.', 'task_completed'],
+  ])('finds %j as %s', (sentence, type) => {
+    expect(typeOf(sentence)).toBe(type);
+  });
+
+  it.each([
+    'I decided to read the file first.',
+    'Let me check the config before changing anything.',
+    "I'll look at the middleware order next.",
+    'Should we use Redis for this?',
+    'If we went with Kafka we would need a schema registry.',
+    'We could use SQS or RabbitMQ here.',
+    'Want me to add a regression test for it?',
+    'One option is to shard by tenant, another is to partition by month.',
+    'We have not decided on the queue yet.',
+  ])('stays quiet on %j', (sentence) => {
+    expect(typeOf(sentence)).toBeNull();
+  });
+
+  it('does not read a fix that would not work as an error resolved', () => {
+    expect(typeOf("Raising the priority wouldn't fix it because the handler is too slow, so that's off the table.")).toBe('approach_rejected');
+  });
+
+  it('ignores trigger words inside code blocks, inline code and quotations', () => {
+    const text = [
+      'Here is the config:',
+      '```ts',
+      "// we decided to use Redis rather than Postgres since it is faster",
+      '```',
+      'The comment `we decided to go with Mongo` is stale.',
+      'You wrote "I ruled out Kafka: too heavy" in the ticket.',
+    ].join('\n');
+    expect(extractProse(text, '')).toEqual([]);
+  });
+
+  it('keeps inline code in the content when the trigger is in prose', () => {
+    const [c] = extractProse("I'll use `pg` rather than `mongodb` since we need transactions.", '');
+    expect(c).toMatchObject({ type: 'decision_made', content: "I'll use `pg` rather than `mongodb` since we need transactions.", meta: { rejected: '`mongodb`' } });
+  });
+
+  it('keeps the reason of a rejection', () => {
+    const [c] = extractProse('Ruled out Redis: the ops team will not run another service.', '');
+    expect(c?.meta.reason).toBe('the ops team will not run another service');
+    expect(c?.confidence).toBeLessThan(1);
+  });
+});
+
+describe('layer 3: memory tags', () => {
+  it('reads several tags per message, in any case and spacing, at confidence 1', () => {
+    const text = 'Summary.\n[MEMORY: decision] Use UTC everywhere\n[memory:Rejected]  Local time — DST bugs\n[ Memory : learned ] The API caps pages at 100';
+    const tags = extractTags(prepareProse(text), '');
+    expect(tags.map((t) => [t.type, t.content, t.confidence])).toEqual([
+      ['decision_made', 'Use UTC everywhere', 1],
+      ['approach_rejected', 'Local time — DST bugs', 1],
+      ['knowledge_acquired', 'The API caps pages at 100', 1],
+    ]);
+    expect(tags[1]?.meta.reason).toBe('DST bugs');
+  });
+
+  it('maps every documented tag type', () => {
+    const types = ['decision', 'rejected', 'learned', 'plan', 'preference', 'error', 'fixed', 'todo'].map((t) => extractTags(prepareProse(`[MEMORY: ${t}] something to keep`), '')[0]?.type);
+    expect(types).toEqual(['decision_made', 'approach_rejected', 'knowledge_acquired', 'plan_created', 'preference_noted', 'error_resolved', 'error_resolved', 'plan_created']);
+  });
+
+  it('does not count a tag shown inside code', () => {
+    expect(extractTags(prepareProse('Write `[MEMORY: decision] text` to record one.\n```\n[MEMORY: decision] example\n```'), '')).toEqual([]);
+  });
+});
+
+describe('layer 1: tool calls', () => {
+  it('records successful edits, reads and commands, not failed or rejected ones', () => {
+    const text = session([
+      toolUse('t1', 'Edit', { file_path: '/repo/src/a.ts', old_string: 'x', new_string: 'y' }),
+      toolResult('t1', 'ok'),
+      toolUse('t2', 'Edit', { file_path: '/repo/src/b.ts', old_string: 'x', new_string: 'y' }),
+      toolResult('t2', '<tool_use_error>String to replace not found in file.</tool_use_error>', true),
+      toolUse('t3', 'Write', { file_path: '/repo/src/c.ts', content: '' }),
+      toolResult('t3', "The user doesn't want to proceed with this tool use.", true),
+      toolUse('t4', 'Read', { file_path: '/repo/README.md' }),
+      toolResult('t4', 'text'),
+      toolUse('t5', 'Grep', { pattern: 'TODO', path: '/repo/src' }),
+      toolResult('t5', 'matches'),
+      toolUse('t6', 'Glob', { pattern: '**/*.ts' }),
+      toolResult('t6', 'files'),
+      toolUse('t7', 'Bash', { command: 'npm test' }),
+      toolResult('t7', 'fail', true),
+    ]);
+    const found = extractCandidates(text).candidates.map((c) => [c.type, c.meta.path ?? c.meta.command]);
+    expect(found).toEqual([
+      ['file_modified', 'src/a.ts'],
+      ['file_explored', 'README.md'],
+      ['file_explored', 'src'],
+      ['command_run', 'npm test'],
+    ]);
+  });
+
+  it('keeps a todo list as one plan across updates and attaches progress to it', () => {
+    const todos = (statuses: string[]) => ({ todos: ['Write the schema', 'Add the endpoint', 'Document it'].map((content, i) => ({ content, status: statuses[i], activeForm: content })) });
+    const text = session([
+      toolUse('a', 'TodoWrite', todos(['in_progress', 'pending', 'pending'])),
+      toolResult('a', 'ok'),
+      toolUse('b', 'TodoWrite', todos(['completed', 'in_progress', 'pending'])),
+      toolResult('b', 'ok'),
+      toolUse('c', 'TodoWrite', todos(['completed', 'completed', 'in_progress'])),
+      toolResult('c', 'ok'),
+    ]);
+    const events = extractCandidates(text).candidates;
+    const created = events.filter((e) => e.type === 'plan_created');
+    const steps = events.filter((e) => e.type === 'plan_step_completed');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.meta.steps).toEqual(['Write the schema', 'Add the endpoint', 'Document it']);
+    expect(steps.map((s) => [s.meta.plan_id, s.meta.step, s.content])).toEqual([
+      [created[0]?.meta.plan_id, 1, 'Write the schema'],
+      [created[0]?.meta.plan_id, 2, 'Add the endpoint'],
+    ]);
+  });
+
+  it('continues a plan across incremental reads through the carried state', () => {
+    const todos = (s: string) => ({ todos: [{ content: 'Step one', status: s }, { content: 'Step two', status: 'pending' }] });
+    const first = extractCandidates(session([toolUse('a', 'TodoWrite', todos('pending')), toolResult('a', 'ok')]));
+    const second = extractCandidates(session([toolUse('b', 'TodoWrite', todos('completed')), toolResult('b', 'ok')]), { state: first.state });
+    expect(second.candidates.map((c) => [c.type, c.meta.plan_id])).toEqual([['plan_step_completed', first.candidates[0]?.meta.plan_id]]);
+  });
+});
+
+describe('the pipeline', () => {
+  it('skips inline subagent lines (1.0.x) and dedupes a memory said twice', () => {
+    const text = session([
+      assistant('Going with Postgres for the ledger: we need transactions.'),
+      assistant('Going with Postgres for the ledger: we need transactions.'),
+      { ...assistant('We decided to use DynamoDB for everything.'), isSidechain: true },
+      user('thanks'),
+    ]);
+    expect(extractCandidates(text).candidates.map((c) => c.content)).toEqual(['Going with Postgres for the ledger: we need transactions.']);
+  });
+
+  it('redacts secrets in prose, prompts, tool inputs and results before they become candidates', () => {
+    const text = session([
+      user('here is my key sk-proj-Q2w3E4r5T6y7U8i9O0pAsDfGhJkLzXcVbNm1 [MEMORY: learned] staging uses AKIAZ7QW3ERT5YUI8OPL'),
+      toolUse('t', 'Bash', { command: 'export GITHUB_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789 && gh api user' }),
+      toolResult('t', 'DATABASE_URL=postgres://app:Wq8zR2pXy@db/app'),
+      assistant('The 401 was caused by the expired token ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789; fixed by rotating it.'),
+    ]);
+    const out = JSON.stringify(extractCandidates(text).candidates);
+    expect(out).not.toMatch(/sk-proj-Q2w3|AKIAZ7QW|ghp_R4nd0m|Wq8zR2pXy/);
+    expect(out).toContain('[REDACTED:');
+    expect(out).toContain('"redactions":1');
+  });
+});
