@@ -50,14 +50,18 @@ function redactCandidate(c: Candidate): Candidate {
   return { ...c, content: value.content, meta };
 }
 
-export function extractCandidates(text: string, options: { session?: string; state?: CaptureState; includeSidechains?: boolean } = {}): ExtractResult {
+/**
+ * `root`: the directory file paths are made relative to (the repository's work tree, for hooks);
+ * by default the transcript's own cwd.
+ */
+export function extractCandidates(text: string, options: { session?: string; state?: CaptureState; includeSidechains?: boolean; root?: string | null } = {}): ExtractResult {
   const transcript = parseTranscript(text);
   const state: CaptureState = options.state ? structuredClone(options.state) : emptyCaptureState();
   const session = options.session ?? transcript.sessionId ?? 'unknown';
   const keepSidechains = options.includeSidechains === true || transcript.subagentFile;
   const items = transcript.items.filter((item) => keepSidechains || !item.sidechain);
 
-  const raw: Candidate[] = extractToolCalls(items, transcript.cwd, session, state);
+  const raw: Candidate[] = extractToolCalls(items, options.root ?? transcript.cwd, session, state);
   for (const item of items) {
     if (item.kind !== 'assistant-text' && item.kind !== 'user-text') continue;
     const prose = prepareProse(item.text);

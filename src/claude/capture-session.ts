@@ -64,7 +64,7 @@ export async function captureSession(journal: Journal, input: CaptureInput): Pro
       }
     }
     if (input.extraLines?.length) text += `${input.extraLines.join('\n')}\n`;
-    const result = extractCandidates(text, { session: input.session, state: cursor.state, includeSidechains: input.includeSidechains });
+    const result = extractCandidates(text, { session: input.session, state: cursor.state, includeSidechains: input.includeSidechains, root: journal.repo.workTree });
 
     let events: CortexEvent[] = [];
     if (result.candidates.length > 0) {

@@ -1,0 +1,182 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CortexEvent } from '../../src/events/types.js';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { git, tempDir, tempRepo } from '../helpers/repo.js';
+import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
+
+/** A Stop payload exactly as Claude Code sends it (HOOKS.md §1.5, §1.6). */
+const stopPayload = (dir: string, transcript: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, permission_mode: 'default', ...extra });
+
+const journalLines = (dir: string) => {
+  try {
+    return git(dir, 'log', '--format=%H', 'cortex/journal').trim().split('\n').length;
+  } catch {
+    return 0;
+  }
+};
+
+const PLANTED = {
+  prompt: 'sk-proj-Q2w3E4r5T6y7U8i9O0pAsDfGhJkLzXcVbNm1',
+  toolInput: 'ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789',
+  toolResult: 'AKIAZ7QW3ERT5YUI8OPL',
+  prose: 'xoxb-284751936402-5839201746382-Gk7Lm2Nq9Rt4Vx6Zb8Cd1Ef3',
+};
+
+function plantedTranscript(dir: string): string {
+  const path = join(tempDir(), 'session.jsonl');
+  writeFileSync(
+    path,
+    session([
+      user(`deploy with ${PLANTED.prompt} please. [MEMORY: preference] never print keys in logs`),
+      toolUse('t1', 'Bash', { command: `export GITHUB_TOKEN=${PLANTED.toolInput} && gh auth status` }),
+      toolResult('t1', `aws_access_key_id = ${PLANTED.toolResult}`),
+      toolUse('t2', 'Edit', { file_path: join(dir, 'src/app.ts'), old_string: 'a', new_string: 'b' }),
+      toolResult('t2', 'ok'),
+      assistant(`The 401 was caused by the revoked bot token ${PLANTED.prose}; fixed by reinstalling the app and rotating it.`),
+      assistant("I'll go with Postgres rather than SQLite since we need concurrent writers."),
+    ]),
+  );
+  return path;
+}
+
+describe('cortex hook stop', () => {
+  it('captures a session from its transcript and stores nothing new the second time', () => {
+    const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
+    const transcript = plantedTranscript(dir);
+    const first = cortex(dir, ['hook', 'Stop'], { input: stopPayload(dir, transcript) });
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    const events = cortexJson<CortexEvent[]>(dir, ['log']);
+    expect(events.map((e) => e.type).sort()).toEqual(['command_run', 'decision_made', 'error_resolved', 'file_modified', 'preference_noted']);
+    expect(events.find((e) => e.type === 'file_modified')?.meta.path).toBe('src/app.ts');
+    expect(new Set(events.map((e) => e.session))).toEqual(new Set(['sess-1']));
+    const commits = journalLines(dir);
+    expect(commits).toBe(1);
+
+    expect(cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) }).code).toBe(0);
+    expect(journalLines(dir)).toBe(commits);
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(events.length);
+  });
+
+  it('reads only the new tail on the next stop, and continues after the transcript is rotated', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([assistant('Going with Vite for the build: it is much faster than webpack here.')]));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    writeFileSync(transcript, readFileSync(transcript, 'utf8') + session([assistant('Ruled out Lerna: it is unmaintained.')]));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['approach_rejected', 'decision_made']);
+    // Rotated: the file now holds something else, shorter. Read from the start, deduped.
+    writeFileSync(transcript, session([assistant('Going with Vite for the build: it is much faster than webpack here.'), assistant('Turns out the CI cache keys on the lockfile hash.')]));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['knowledge_acquired', 'approach_rejected', 'decision_made']);
+  });
+
+  it('uses last_assistant_message when the transcript lags behind', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([user('hi')]));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript, { last_assistant_message: 'We decided to pin Node 20 in CI because the Docker image is on 20.' }) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content)).toEqual(['We decided to pin Node 20 in CI because the Docker image is on 20.']);
+  });
+
+  it('never lets a planted secret reach the journal, the cache, the cursors, the log or extract output', () => {
+    const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
+    const transcript = plantedTranscript(dir);
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    cortex(dir, ['hook', 'user-prompt-submit'], { input: JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: `[MEMORY: learned] the key ${PLANTED.prompt} is for staging` }) });
+    cortex(dir, ['log']);
+    const extracted = cortex(dir, ['extract', transcript, '--json']).stdout;
+    const stored = [
+      git(dir, 'log', '-p', '--all', '--format='),
+      ...walk(join(dir, '.git', 'cortex')).map((f) => readFileSync(f, 'utf8')),
+      extracted,
+    ].join('\n');
+    for (const secret of Object.values(PLANTED)) expect(stored).not.toContain(secret);
+    expect(stored).toContain('[REDACTED:');
+  });
+});
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+describe('hooks fail open', () => {
+  const bad: Array<[string, string | Buffer]> = [
+    ['malformed stdin', '{"session_id": "x", '],
+    ['an empty payload', ''],
+    ['binary garbage', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256))],
+    ['a JSON array', '[1,2,3]'],
+  ];
+  it.each(bad)('%s: exit 0, one stderr line, journal unchanged', (_name, input) => {
+    const dir = tempRepo();
+    cortex(dir, ['remember', 'kept', '-t', 'decision']);
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+    for (const event of ['stop', 'SessionStart', 'user-prompt-submit', 'session-end', 'PostToolUse']) {
+      const result = cortex(dir, ['hook', event], { input: input as string });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+  });
+
+  it('a missing or unreadable transcript: exit 0, one stderr line, what the payload carried is still kept', () => {
+    const dir = tempRepo();
+    const result = cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, '/nonexistent/t.jsonl', { last_assistant_message: 'Ruled out Kafka: far too heavy for one service.' }) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^cortex hook stop: transcript not found: \/nonexistent\/t\.jsonl; captured 1 from the payload only\n$/);
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['approach_rejected']);
+    expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('transcript not found');
+  });
+
+  it('outside a repository: exit 0, one stderr line', () => {
+    const dir = tempDir();
+    const result = cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, '/x.jsonl') });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/not a git repository.*nothing captured\n$/);
+  });
+
+  it('a 100 MB transcript: exit 0, the journal extended correctly, within the budget', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 'huge.jsonl');
+    const filler = JSON.stringify(toolResult('x', 'y'.repeat(100_000))) + '\n';
+    const block = filler.repeat(Math.ceil((100 * 1024 * 1024) / filler.length));
+    writeFileSync(transcript, session([assistant('Going with SQLite for the cache: one file, no server.')]) + block + 'partial line without end');
+    const started = Date.now();
+    const result = cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['decision_made']);
+  });
+});
+
+describe('cortex hook post-tool-use and user-prompt-submit', () => {
+  it('records an edit as it happens, and the later stop does not record it again', () => {
+    const dir = tempRepo();
+    const file = join(dir, 'lib', 'x.py');
+    const payload = { session_id: 'sess-1', transcript_path: '/none', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: file, content: 'print(1)' }, tool_response: { filePath: file, success: true }, tool_use_id: 'toolu_01' };
+    expect(cortex(dir, ['hook', 'PostToolUse'], { input: JSON.stringify(payload) }).code).toBe(0);
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([toolUse('toolu_01', 'Write', { file_path: file, content: 'print(1)' }), toolResult('toolu_01', 'ok')]).replaceAll('/repo', dir));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toMatchObject([{ type: 'file_modified', meta: { path: 'lib/x.py' } }]);
+  });
+
+  it('stores tags and stated preferences from a prompt, and nothing from an ordinary one', () => {
+    const dir = tempRepo();
+    const prompt = (text: string) => JSON.stringify({ session_id: 's', transcript_path: '/none', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text });
+    expect(cortex(dir, ['hook', 'user-prompt-submit'], { input: prompt('fix the login bug') })).toMatchObject({ code: 0, stdout: '' });
+    expect(journalLines(dir)).toBe(0);
+    cortex(dir, ['hook', 'UserPromptSubmit'], { input: prompt('[memory: Decision] Money is stored in integer cents.\nAlso, always use pnpm, never npm.') });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => [e.type, e.confidence])).toEqual(
+      expect.arrayContaining([
+        ['decision_made', 1],
+        ['preference_noted', 0.8],
+      ]),
+    );
+  });
+});

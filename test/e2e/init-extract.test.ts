@@ -1,0 +1,90 @@
+import { execSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { tempDir, tempRepo } from '../helpers/repo.js';
+import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+describe('cortex init and Claude Code settings', () => {
+  it('adds its hooks next to the user\'s own, and a second run changes nothing', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    mkdirSync(join(dir, '.claude'));
+    const mine = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] } };
+    writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify(mine));
+
+    expect(cortexJson<{ changed: string[] }>(dir, ['init']).changed).toEqual(['.claude/settings.json', '.claude/rules/cortex-memory.md']);
+    const settings = readJson(join(dir, '.claude', 'settings.json'));
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.PreToolUse).toEqual(mine.hooks.PreToolUse);
+    expect(settings.hooks.Stop).toEqual([...mine.hooks.Stop, { hooks: [{ type: 'command', command: 'cortex hook stop', timeout: 60, async: true }] }]);
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStop', 'PreCompact', 'PostCompact', 'SessionEnd']) {
+      const commands = settings.hooks[event].flatMap((g: { hooks: Array<{ command: string }> }) => g.hooks.map((h) => h.command));
+      expect(commands.filter((c: string) => c.startsWith('cortex hook'))).toHaveLength(1);
+    }
+    expect(readFileSync(join(dir, '.claude', 'rules', 'cortex-memory.md'), 'utf8')).toContain('[MEMORY: decision]');
+
+    const before = readFileSync(join(dir, '.claude', 'settings.json'), 'utf8');
+    expect(cortexJson<{ changed: string[]; created: boolean }>(dir, ['init'])).toMatchObject({ changed: [], created: false });
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe(before);
+  });
+
+  it('--local writes the personal settings file instead', () => {
+    const dir = tempRepo();
+    expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local']).changed).toContain('.claude/settings.local.json');
+    expect(readJson(join(dir, '.claude', 'settings.local.json')).hooks.SessionEnd[0].hooks[0].command).toBe('cortex hook session-end');
+  });
+
+  it('refuses to overwrite a settings file it cannot parse, in one line', () => {
+    const dir = tempRepo();
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": ');
+    const result = cortex(dir, ['init']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.json is not a JSON object; fix it \(or move it away\) and run cortex init again\n$/);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": ');
+  });
+
+  it('hooks installed by init run as Claude Code runs them (a shell command on PATH)', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init']);
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'cortex'), `#!/bin/sh\nexec "${process.execPath}" "${join(process.cwd(), 'dist', 'cli.js')}" "$@"\n`, { mode: 0o755 });
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([assistant('Ruled out GraphQL: three REST endpoints do not need it.')]));
+    const stop = readJson(join(dir, '.claude', 'settings.json')).hooks.Stop.at(-1).hooks[0].command as string;
+    execSync(stop, { cwd: dir, input: JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }), env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(cortexJson<Array<{ type: string }>>(dir, ['log']).map((e) => e.type)).toEqual(['approach_rejected']);
+  });
+});
+
+describe('cortex extract', () => {
+  it('prints the events a transcript yields as JSON, without writing anything', () => {
+    const dir = tempDir();
+    const transcript = join(dir, 'session.jsonl');
+    writeFileSync(
+      transcript,
+      session([
+        toolUse('t1', 'Edit', { file_path: '/repo/src/db.ts', old_string: 'a', new_string: 'b' }),
+        toolResult('t1', 'ok'),
+        assistant('Going with Postgres over MongoDB: we need transactions across orders and payments.'),
+      ]) + '{"type":"assistant", "trunc',
+    );
+    const result = cortex(dir, ['extract', transcript, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`cortex: warning: skipped 1 unreadable line in ${transcript}\n`);
+    const events = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'file_modified', content: 'Modified src/db.ts', confidence: 1, provenance: 'layer1:Edit', meta: { path: 'src/db.ts', tool: 'Edit' }, session: 'test-session' }),
+      expect.objectContaining({ type: 'decision_made', confidence: 0.8, provenance: 'layer2:chose', meta: { reason: 'we need transactions across orders and payments', rejected: 'MongoDB' } }),
+    ]);
+    for (const e of events) expect(e.id).toMatch(/^[0-9A-Z]{26}$/);
+  });
+
+  it('says so in one line when the transcript is missing', () => {
+    expect(cortex(tempDir(), ['extract', 'nope.jsonl', '--json'])).toMatchObject({ code: 1, stderr: 'cortex: nope.jsonl: no such file\n', stdout: '' });
+  });
+});
