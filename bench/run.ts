@@ -2,9 +2,11 @@
  * `npm run bench`: the project's benchmark harness (not tests). Builds journals in temp repos and
  * prints one JSON document with the numbers each issue's budgets are judged by.
  *   BENCH_SIZES=1000,10000   limit the journal sizes (default 1000,10000,100000)
- *   BENCH_ONLY=journal       run only the named scenarios (comma-separated)
+ *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture)
+ *   BENCH_CAPTURE_JOURNAL    journal size behind the capture scenario (default 10000)
  */
 import { cpus } from 'node:os';
+import { benchCapture } from './capture.js';
 import { benchJournal } from './journal.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -23,6 +25,11 @@ if (wanted('journal')) {
     results.push(await benchJournal(size));
   }
   report.journal = results;
+}
+
+if (wanted('capture')) {
+  process.stderr.write('bench: capture (stop hook, extract throughput, quality)…\n');
+  report.capture = await benchCapture(Number(process.env.BENCH_CAPTURE_JOURNAL ?? 10_000));
 }
 
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -10,7 +10,10 @@ import { prefetchRepo } from './git/repo.js';
 const verb = process.argv[2];
 
 // Hooks run on every prompt and every stop: they skip yargs entirely, and always exit 0.
+// Claude Code runs them in the project directory, so the git spawns can start right away,
+// alongside module loading and reading stdin (the payload's cwd usually is this one).
 if (verb === 'hook') {
+  prefetchRepo(process.cwd(), { fast: true });
   const { runHook } = await import('./claude/hook.js');
   const { processIO } = await import('./commands/io.js');
   await runHook(process.argv[3], processIO());

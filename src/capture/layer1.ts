@@ -106,7 +106,7 @@ function planFromMarkdown(state: SessionPlans, markdown: string, session: string
     .split('\n')
     .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ x]\]\s+)?(.+)$/.exec(line)?.[1]?.trim())
     .filter((s): s is string => Boolean(s));
-  const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').trim()).find(Boolean) ?? 'Plan';
+  const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').replace(/^plan\s*:\s*/i, '').trim()).find(Boolean) ?? 'Plan';
   const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps, done: steps.map(() => false) };
   state.plans.push(plan);
   return [{ type: 'plan_created', content: tidy(`Plan: ${title}${steps.length ? ` (${steps.length} steps)` : ''}`), confidence: 1, provenance: 'layer1:ExitPlanMode', meta: { plan_id: plan.id, steps }, ts }];

@@ -19,96 +19,134 @@ const matches = (cue: Cue, m: string): boolean => (cue.test instanceof RegExp ? 
 
 const re = (source: string) => new RegExp(source, 'i');
 const any = (...patterns: RegExp[]) => (m: string) => patterns.some((p) => p.test(m));
-const all = (...patterns: RegExp[]) => (m: string) => patterns.every((p) => p.test(m));
+const all = (...tests: Array<RegExp | ((m: string) => boolean)>) => (m: string) => tests.every((t) => (t instanceof RegExp ? t.test(m) : t(m)));
 
 /** Verbs of looking around: "I'll check the config" narrates work, it decides nothing. */
 const PROCESS_VERBS =
-  'check|look|read|run|open|search|grep|inspect|investigate|verify|see|start|explore|examine|review|test|try|confirm|debug|dig|trace|take|find|figure|scan|glance|peek|double-check|re-run|rerun|print|dump|list|view|reproduce|narrow|walk|go ahead|go through|continue|proceed|fetch|pull|query|ask|wait|watch|compare|benchmark|profile|measure|write up|summari[sz]e|explain|show|outline|sketch|draft|create a todo|update the todo|mark|note';
+  'check|look|read|run|open|search|grep|inspect|investigate|verify|see|start|explore|examine|review|test|try|confirm|debug|dig|trace|take|find|figure|scan|glance|peek|double-check|re-run|rerun|print|dump|list|view|reproduce|narrow|walk|go ahead|go through|continue|proceed|fetch|pull|query|ask|wait|watch|compare|benchmark|profile|measure|write up|summari[sz]e|explain|show|outline|sketch|draft|create a todo|update the todo|mark|note|enter|exit|file|close|commit|push|stage|open a pr|kick off|hand off|clean up';
 
 const QUESTION = /\?\s*["')\]]*\s*$/;
-const HYPOTHETICAL_START = /^(?:if|should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|whether|maybe|perhaps|want me|would you|let me know|unless|assuming|suppose|in case|once you|when you|before we|do we|any (?:thoughts|preference|objection))\b/i;
-const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:options? (?:are|is|would be|include)|alternatives? (?:are|include|would be)|one option|another option|two options|a few options|pros and cons)\b/i;
-const PROCESS = re(
-  String.raw`^(?:ok(?:ay)?,?\s+|now,?\s+|next,?\s+|first,?\s+|great,?\s+|good,?\s+|alright,?\s+)?(?:let me|let's (?:first |now )?(?:${PROCESS_VERBS})\b|(?:i'll|i will|i'm going to|i am going to|we'll|i need to|i want to)\s+(?:first |now |also |then |quickly |start by |begin by )?(?:${PROCESS_VERBS})\b)`,
-);
-const DECIDED_TO_PROCESS = re(String.raw`\bdecided to (?:first |now |quickly )?(?:${PROCESS_VERBS})\b|\bdecided to .{0,30}\bfirst\b`);
-const COUNTERFACTUAL = /\b(?:would|could)\b.*\b(?:but|however)\b/i;
-const NEGATED_DECISION = /\b(?:haven't|have not|hasn't|not yet|didn't|did not|no) (?:decided|chosen|settled|agreed)\b|\bundecided\b|\bnot sure (?:whether|if|which)\b|\bno decision\b/i;
+const HYPOTHETICAL_START = /^(?:if|should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|whether|maybe|perhaps|want me|would you|let me know|unless|assuming|suppose|in case|once you|when you|before we|do we|any (?:thoughts|preference|objection))\b/;
+const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:options? (?:are|is|would be|include)|alternatives? (?:are|include|would be)|one option|another option|two options|a few options|pros and cons)\b/;
+/**
+ * Verb lists are looked up in a Set after a small structural regex: one regex alternating ~80
+ * verbs costs V8 ~13 ms to compile, paid by every hook process.
+ */
+const PROCESS_VERB_SET = new Set(PROCESS_VERBS.replace('summari[sz]e', 'summarise|summarize').split('|'));
 
-const ERROR_NOUN = /\b(?:error|errors|bug|bugs|crash|crashes|crashed|failure|failures|failing|failed|fails|exception|5\d\d|4\d\d|5\d\ds|timeouts?|timed out|leak|regression|panic|segfault|deadlock|race|oom|out of memory|flaky|broken|breaks|traceback|undefined|null|nil|overflow|mismatch|denied|invalid\w*|rejected|silent|hang|hangs|hung|stale|duplicate[ds]?|double|wrong|missing|warning|not found)\b/i;
-const NEGATED_FIX = /\b(?:wouldn't|won't|doesn't|didn't|would not|will not|does not|did not|can't|cannot|not) (?:fix|solve|help|resolve)\b/i;
-const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|reverted|bumped|pinned|set|wrapped|switched|renamed|restored|updated|regenerated)\b|\b(?:tests?|build|ci|suite|it) (?:now )?pass(?:es)?\b|\bnow succeeds\b|\b(?:builds?|works|links?) again\b|\bis green\b|\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/i;
+/** Does the text at `index` start with a verb of looking around ("check", "go ahead", …)? */
+function processVerbAt(text: string, index: number): boolean {
+  const words = text.slice(index, index + 40).trimStart().split(/\s+/, 3).map((w) => w.replace(/[^a-z'-]/g, ''));
+  const [one = '', two = '', three = ''] = words;
+  return PROCESS_VERB_SET.has(one) || PROCESS_VERB_SET.has(`${one} ${two}`) || PROCESS_VERB_SET.has(`${one} ${two} ${three}`);
+}
 
-const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/i;
+const NARRATION_START = /^(?:(?:ok(?:ay)?|now|next|first|great|good|alright),?\s+)?(?:(let me)\b|let's\s+(?:first\s+|now\s+)?|(?:i'll|i will|i'm going to|i am going to|we'll|i need to|i want to)\s+(?:first\s+|now\s+|also\s+|then\s+|quickly\s+|start by\s+|begin by\s+)?)/;
+const DECIDED_TO = /\bdecided to\s+(?:first\s+|now\s+|quickly\s+)?/g;
+const DECIDED_FIRST = /\bdecided to .{0,30}\bfirst\b/;
+const WILL_START = /^(?:so,?\s+|instead,?\s+|then,?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|the plan is to|the approach is to|the fix is to)\s+/;
+const SO_WILL = /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s+/g;
+const NOT_A_CHOICE = /^(?:first|now|also|just|quickly|go ahead|need)\b/;
+
+/** The assistant narrating its own process: "let me check…", "I'll read the file first". */
+function narration(m: string): boolean {
+  const start = NARRATION_START.exec(m);
+  if (start && (start[1] || processVerbAt(m, start[0].length))) return true;
+  if (DECIDED_FIRST.test(m)) return true;
+  for (const match of m.matchAll(DECIDED_TO)) if (processVerbAt(m, (match.index ?? 0) + match[0].length)) return true;
+  return false;
+}
+
+/** "I'll <do something>" where the something is a choice, not a look around. */
+function willChoose(m: string): boolean {
+  const start = WILL_START.exec(m);
+  if (!start) return false;
+  const rest = m.slice(start[0].length);
+  return !NOT_A_CHOICE.test(rest) && !processVerbAt(rest, 0);
+}
+
+function soWillChoose(m: string): boolean {
+  for (const match of m.matchAll(SO_WILL)) {
+    const rest = m.slice((match.index ?? 0) + match[0].length);
+    if (!NOT_A_CHOICE.test(rest) && !processVerbAt(rest, 0)) return true;
+  }
+  return false;
+}
+
+const COUNTERFACTUAL = /\b(?:would|could)\b.*\b(?:but|however)\b/;
+const NEGATED_DECISION = /\b(?:haven't|have not|hasn't|not yet|didn't|did not|no) (?:decided|chosen|settled|agreed)\b|\bundecided\b|\bnot sure (?:whether|if|which)\b|\bno decision\b/;
+
+const ERROR_NOUN = /\b(?:error|errors|bug|bugs|crash|crashes|crashed|failure|failures|failing|failed|fails|exception|5\d\d|4\d\d|5\d\ds|timeouts?|timed out|leak|regression|panic|segfault|deadlock|race|oom|out of memory|flaky|broken|breaks|traceback|undefined|null|nil|overflow|mismatch|denied|invalid\w*|rejected|silent|hang|hangs|hung|stale|duplicate[ds]?|double|wrong|missing|warning|not found)\b/;
+const NEGATED_FIX = /\b(?:wouldn't|won't|doesn't|didn't|would not|will not|does not|did not|can't|cannot|not) (?:fix|solve|help|resolve)\b/;
+const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|reverted|bumped|pinned|set|wrapped|switched|renamed|restored|updated|regenerated)\b|\b(?:tests?|build|ci|suite|it) (?:now )?pass(?:es)?\b|\bnow succeeds\b|\b(?:builds?|works|links?) again\b|\bis green\b|\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/;
+
+const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
 
 const CUES: Cue[] = [
   // error_resolved: a cause, and (usually) the fix
-  { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/i, FIX_PHRASE) },
-  { type: 'error_resolved', name: 'fixed-by', confidence: 0.8, test: any(/^(?:fixed|resolved|solved)\b.{3,}\b(?:by|with|:|—|–)/i, /\b(?:fixed|resolved|solved) (?:it|this|that|the [\w-]+(?: [\w-]+){0,3}) (?:by|with)\b/i, /\bthe fix (?:was|is) to\b/i) },
-  { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/i, ERROR_NOUN) },
-  { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/i },
+  { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/, FIX_PHRASE) },
+  { type: 'error_resolved', name: 'fixed-by', confidence: 0.8, test: any(/^(?:fixed|resolved|solved)\b.{3,}\b(?:by|with|:|—|–)/, /\b(?:fixed|resolved|solved) (?:it|this|that|the [\w-]+(?: [\w-]+){0,3}) (?:by|with)\b/, /\bthe fix (?:was|is) to\b/) },
+  { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/, ERROR_NOUN) },
+  { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/ },
 
   // approach_rejected: something considered and turned down
-  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/i },
-  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/i, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/i) },
-  { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/i },
-  { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/i },
-  { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/i },
-  { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/i },
-  { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all(/\b(?:would|could|might)\b/i, /\b(?:but|however|though|, so)\b/i, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/i) },
+  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
+  { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/ },
+  { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
+  { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/ },
+  { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
+  { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all(/\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
 
   // decision_made: a choice, stated as made
-  { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/i },
-  { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/i },
-  { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/i },
-  { type: 'decision_made', name: 'so-will', confidence: 0.7, test: re(String.raw`\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s+(?!(?:first|now|also|just|quickly|go ahead)\b)(?!(?:${PROCESS_VERBS})\b)\w+`) },
-  { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b/i },
-  { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/i },
-  { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/i },
-  { type: 'decision_made', name: 'over-instead', confidence: 0.7, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/i, /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/i) },
+  { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
+  { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
+  { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/ },
+  { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose },
+  { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b/ },
+  { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/ },
+  { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/ },
+  { type: 'decision_made', name: 'over-instead', confidence: 0.7, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/) },
   {
     type: 'decision_made',
     name: 'will-because',
     confidence: 0.65,
-    test: all(
-      re(String.raw`^(?:so,?\s+|instead,?\s+|then,?\s+)?(?:i'll|we'll|i will|we will|i'm going to|we're going to|let's|the plan is to|the approach is to|the fix is to)\s+(?!(?:first|now|also|just|quickly|go ahead|need)\b)(?!(?:${PROCESS_VERBS})\b)\w+`),
-      /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|, so\b|[:—–]/i,
-    ),
+    test: all(willChoose, /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|, so\b|[:—–]/),
   },
-  { type: 'decision_made', name: 'convention', confidence: 0.7, test: /^(?:the )?(?:convention|rule|policy|approach|design)(?: here| going forward)? (?:is|will be|:)/i },
+  { type: 'decision_made', name: 'convention', confidence: 0.7, test: /^(?:the )?(?:convention|rule|policy|approach|design)(?: here| going forward)? (?:is|will be|:)/ },
 
   // preference_noted: how the user wants things done, as the assistant acknowledges it
   { type: 'preference_noted', name: 'acknowledged-rule', confidence: 0.75, test: PREFERENCE_ACK },
-  { type: 'preference_noted', name: 'you-prefer', confidence: 0.8, test: /\b(?:you prefer|you'd prefer|you'd rather|you like|you want (?:me to )?(?:always|never)|your preference|per your preference|as you prefer|you asked (?:me )?to (?:always|never)|i'll remember (?:that )?you|noted[,:—-]+ you|you don't want|you do not want|you never want|you always want)\b/i },
+  { type: 'preference_noted', name: 'you-prefer', confidence: 0.8, test: /\b(?:you prefer|you'd prefer|you'd rather|you like|you want (?:me to )?(?:always|never)|your preference|per your preference|as you prefer|you asked (?:me )?to (?:always|never)|i'll remember (?:that )?you|noted[,:—-]+ you|you don't want|you do not want|you never want|you always want)\b/ },
 
   // knowledge_acquired: a finding about how things are
-  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|i discovered|we discovered|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/i },
+  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',
     confidence: 0.6,
-    test: /, (?:so|which means) (?:the|a|an|any|every|each|it|on|after|our|its|we|nothing|anything)\b[^.]{0,100}\b(?:fails?|overruns?|breaks?|is lost|are lost|restarts?|returns?|hangs?|times? out|crashes|drops?|blocks?|leaks?|reconciles?|need no|don't need|no longer need|gets? (?:re)?\w+ed|hands?|double|twice|skips?)\b/i,
+    test: /, (?:so|which means) (?:the|a|an|any|every|each|it|on|after|our|its|we|nothing|anything)\b[^.]{0,100}\b(?:fails?|overruns?|breaks?|is lost|are lost|restarts?|returns?|hangs?|times? out|crashes|drops?|blocks?|leaks?|reconciles?|need no|don't need|no longer need|gets? (?:re)?\w+ed|hands?|double|twice|skips?)\b/,
   },
   {
     type: 'knowledge_acquired',
     name: 'behaves',
     confidence: 0.65,
     test: all(
-      /\b(?:only|by default|silently|actually|no longer|since v?\d[\w.]*|as of v?\d[\w.]*|under the hood|internally)\b/i,
-      /\b(?:contains?|includes?|stores?|holds?|keeps?|lets?|allows?|supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/i,
+      /\b(?:only|by default|silently|actually|no longer|since v?\d[\w.]*|as of v?\d[\w.]*|under the hood|internally)\b/,
+      /\b(?:contains?|includes?|stores?|holds?|keeps?|lets?|allows?|supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/,
     ),
   },
 
   // task_completed: an explicit statement that something is finished
-  { type: 'task_completed', name: 'done', confidence: 0.9, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/i },
+  { type: 'task_completed', name: 'done', confidence: 0.9, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/ },
   { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: /^(?:✅|✔️?)/ },
-  { type: 'task_completed', name: 'is-complete', confidence: 0.6, test: /\b(?:is|are) now (?:complete|completed|done|finished|in place|live)\b|\b(?:migration|refactor|port|upgrade|rollout|implementation) is (?:complete|done|finished)\b/i },
+  { type: 'task_completed', name: 'is-complete', confidence: 0.6, test: /\b(?:is|are) now (?:complete|completed|done|finished|in place|live)\b|\b(?:migration|refactor|port|upgrade|rollout|implementation) is (?:complete|done|finished)\b/ },
 ];
 
 const PRIORITY: EventType[] = ['error_resolved', 'approach_rejected', 'decision_made', 'preference_noted', 'knowledge_acquired', 'task_completed'];
 
 function skipped(m: string): boolean {
-  return QUESTION.test(m) || HYPOTHETICAL_START.test(m) || PROCESS.test(m) || DECIDED_TO_PROCESS.test(m) || NEGATED_DECISION.test(m);
+  return QUESTION.test(m) || HYPOTHETICAL_START.test(m) || narration(m) || NEGATED_DECISION.test(m);
 }
 
 const REASON = /\s(?:because|since|as|given that|due to|so that)\s|\s*(?::|—|–|;| - )\s*/i;
@@ -140,7 +178,7 @@ function metaFor(type: EventType, sentence: Sentence): Meta {
 
 /** The best cue for one sentence of assistant prose, or null. */
 export function classifySentence(sentence: Sentence): { type: EventType; name: string; confidence: number } | null {
-  const m = sentence.masked.replace(/[‘’]/g, "'");
+  const m = sentence.masked.replace(/[‘’]/g, "'").toLowerCase();
   if (skipped(m)) return null;
   let best: Cue | null = null;
   for (const cue of CUES) {

@@ -100,7 +100,7 @@ export async function runHook(eventName: string | undefined, io: HookIO): Promis
     const cwd = str(payload.cwd) ?? io.cwd;
     let repo: Repo;
     try {
-      repo = await discoverRepo(cwd);
+      repo = await discoverRepo(cwd, { fast: true });
     } catch (err) {
       if (isCortexError(err)) throw new HookProblem(`${err.message}; nothing captured`);
       throw err;

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { CortexError } from '../errors.js';
 import { readRef } from './refs.js';
 import { runGit } from './run-git.js';
@@ -31,10 +32,15 @@ const authors = new WeakMap<Repo, Promise<string>>();
 const discovered = new Map<string, Promise<Repo>>();
 const authorsByCwd = new Map<string, Promise<string>>();
 
-export async function discoverRepo(cwd: string, options: { withAuthor?: boolean } = {}): Promise<Repo> {
+/**
+ * `fast`: find the repository by walking up from `cwd` for `.git` (a directory, or a file
+ * pointing to a linked worktree's git dir), without spawning git. Hooks use it: they run on
+ * every stop and every prompt. Anything unusual (GIT_DIR set, nothing found) asks git.
+ */
+export async function discoverRepo(cwd: string, options: { withAuthor?: boolean; fast?: boolean } = {}): Promise<Repo> {
   if (options.withAuthor && !authorsByCwd.has(cwd)) authorsByCwd.set(cwd, readAuthorAt(cwd).catch(() => 'unknown'));
   let found = discovered.get(cwd);
-  if (!found) discovered.set(cwd, (found = findRepo(cwd)));
+  if (!found) discovered.set(cwd, (found = options.fast ? walkToRepo(cwd).then((repo) => repo ?? findRepo(cwd)) : findRepo(cwd)));
   // A failed discovery is not cached: the next call (after `git init`, say) tries again.
   found.catch(() => discovered.delete(cwd));
   const repo = await found;
@@ -47,8 +53,26 @@ export async function discoverRepo(cwd: string, options: { withAuthor?: boolean 
  * Start the git spawns a command will need before anything else loads: the CLI calls this
  * first thing, so git runs on the other core while yargs is being compiled.
  */
-export function prefetchRepo(cwd: string, options: { withAuthor?: boolean } = {}): void {
+export function prefetchRepo(cwd: string, options: { withAuthor?: boolean; fast?: boolean } = {}): void {
   discoverRepo(cwd, options).catch(() => undefined);
+}
+
+async function walkToRepo(cwd: string): Promise<Repo | null> {
+  if (process.env.GIT_DIR || process.env.GIT_WORK_TREE || process.env.GIT_COMMON_DIR) return null;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    const info = await stat(dotGit).catch(() => null);
+    if (info?.isDirectory()) {
+      if (await stat(join(dotGit, 'HEAD')).catch(() => null)) return { gitDir: dotGit, commonDir: dotGit, workTree: dir };
+    } else if (info?.isFile()) {
+      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+      if (!pointer) return null;
+      const gitDir = resolve(dir, pointer[1] as string);
+      const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => null);
+      return { gitDir, commonDir: common ? resolve(gitDir, common.trim()) : gitDir, workTree: dir };
+    }
+    if (dirname(dir) === dir) return null;
+  }
 }
 
 async function findRepo(cwd: string): Promise<Repo> {
@@ -86,6 +110,27 @@ export async function readHead(repo: Repo): Promise<HeadState> {
 /** The capturing clone's identity: git's author email, as `git commit` would record it. */
 export function readAuthor(repo: Repo): Promise<string> {
   let author = authors.get(repo);
-  if (!author) authors.set(repo, (author = readAuthorAt(repo.workTree ?? repo.gitDir)));
+  if (!author) authors.set(repo, (author = readCachedAuthor(repo)));
   return author;
+}
+
+/**
+ * `git config user.email` costs a spawn; hooks ask on every stop. The answer is kept in
+ * `.git/cortex/author.json`, valid while none of the config files git reads has changed.
+ */
+async function readCachedAuthor(repo: Repo): Promise<string> {
+  if (process.env.GIT_AUTHOR_EMAIL) return process.env.GIT_AUTHOR_EMAIL;
+  const home = homedir();
+  const files = [join(repo.commonDir, 'config'), process.env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'), join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'config')];
+  const stamps = (await Promise.all(files.map((f) => stat(f).then((i) => i.mtimeMs, () => 0)))).join(',');
+  const cachePath = join(cortexDir(repo), 'author.json');
+  try {
+    const cached = JSON.parse(await readFile(cachePath, 'utf8')) as { stamps: string; email: string };
+    if (cached.stamps === stamps && typeof cached.email === 'string') return cached.email;
+  } catch {
+    // no cache yet
+  }
+  const email = await readAuthorAt(repo.workTree ?? repo.gitDir);
+  await mkdir(cortexDir(repo), { recursive: true }).then(() => writeFile(cachePath, JSON.stringify({ stamps, email })), () => undefined);
+  return email;
 }
