@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { emptyCaptureState, type CaptureState } from '../capture/extract.js';
+import { acquireLockFile } from '../lock-file.js';
 
 /**
  * Where each session's capture stands, under `.git/cortex/sessions/`: the byte offset reached in
@@ -89,19 +90,6 @@ export async function readTail(path: string, cursor: SessionCursor, maxBytes: nu
 
 /** One capture per session at a time (Stop and an async PostToolUse can overlap). */
 export async function lockSession(cortexDir: string, session: string, waitMs: number): Promise<(() => Promise<void>) | null> {
-  const path = `${cursorPath(cortexDir, session)}.lock`;
   await mkdir(join(cortexDir, 'sessions'), { recursive: true });
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      await (await open(path, 'wx')).close();
-      return () => unlink(path).catch(() => undefined);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const info = await stat(path).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > 30_000) await unlink(path).catch(() => undefined);
-      else if (Date.now() > deadline) return null;
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  return acquireLockFile(`${cursorPath(cortexDir, session)}.lock`, { staleMs: 30_000, waitMs });
 }

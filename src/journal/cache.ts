@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serializeEvents } from '../events/serialize.js';
+import { acquireLockFile } from '../lock-file.js';
 import type { CortexEvent } from '../events/types.js';
 import { dedupeById } from './dedupe.js';
 import { parseShard, type LineProblem } from './parse-shard.js';
@@ -40,7 +41,6 @@ export interface CacheDir {
 
 const metaPath = (dir: CacheDir) => join(dir.path, 'journal.json');
 const sortKey = (e: CortexEvent) => `${e.ts}\u0000${e.id}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function loadMeta(dir: CacheDir): Promise<CacheMeta | null> {
   try {
@@ -57,24 +57,13 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await rename(temp, path);
 }
 
+/** Cache writers take turns; one that waited too long breaks the lock (its holder must be dead). */
 async function acquireLock(dir: CacheDir): Promise<() => Promise<void>> {
-  const lockPath = join(dir.path, 'lock');
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx');
-      await handle.close();
-      return () => unlink(lockPath).catch(() => undefined);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const info = await stat(lockPath).catch(() => null);
-      if (!info || Date.now() - info.mtimeMs > LOCK_STALE_MS || Date.now() > deadline) {
-        await unlink(lockPath).catch(() => undefined);
-      } else {
-        await sleep(5 + Math.random() * 20);
-      }
-    }
-  }
+  const path = join(dir.path, 'lock');
+  const release = await acquireLockFile(path, { staleMs: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS });
+  if (release) return release;
+  await unlink(path).catch(() => undefined);
+  return (await acquireLockFile(path, { staleMs: 0, waitMs: LOCK_WAIT_MS })) ?? (async () => undefined);
 }
 
 function countTypes(events: readonly CortexEvent[], into: Record<string, number> = {}): Record<string, number> {
