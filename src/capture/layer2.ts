@@ -17,7 +17,6 @@ interface Cue {
 
 const matches = (cue: Cue, m: string): boolean => (cue.test instanceof RegExp ? cue.test.test(m) : cue.test(m));
 
-const re = (source: string) => new RegExp(source, 'i');
 const any = (...patterns: RegExp[]) => (m: string) => patterns.some((p) => p.test(m));
 const all = (...tests: Array<RegExp | ((m: string) => boolean)>) => (m: string) => tests.every((t) => (t instanceof RegExp ? t.test(m) : t(m)));
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Candidate } from '../capture/candidate.js';
 import { dedupeKey, extractCandidates } from '../capture/extract.js';
 import { ulid } from '../events/ids.js';
+import type { EventContext } from '../events/parse-event.js';
 import type { CortexEvent } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
@@ -37,6 +38,14 @@ export function eventId(session: string, candidate: Candidate): string {
   return ulid(Number.isFinite(time) && time > 0 ? time : 0, seed.subarray(0, 10));
 }
 
+/** Stamp candidates into events; ids derive from the session and what each one says. */
+export function candidatesToEvents(candidates: readonly Candidate[], session: string, ctx: EventContext): CortexEvent[] {
+  return buildEvents(
+    candidates.map((c) => ({ ...c, ts: c.ts || undefined, id: eventId(session, c) })),
+    ctx,
+  );
+}
+
 /** Synthetic transcript lines for text that arrives in a hook payload rather than the transcript. */
 export function assistantLine(text: string, session: string): string {
   return JSON.stringify({ type: 'assistant', sessionId: session, timestamp: new Date().toISOString(), message: { id: `hook-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`, role: 'assistant', content: [{ type: 'text', text }] } });
@@ -69,10 +78,7 @@ export async function captureSession(journal: Journal, input: CaptureInput): Pro
     let events: CortexEvent[] = [];
     if (result.candidates.length > 0) {
       const ctx = await captureContext(journal, input.session, 'hook');
-      events = buildEvents(
-        result.candidates.map((c) => ({ ...c, ts: c.ts || undefined, id: eventId(input.session, c) })),
-        ctx,
-      );
+      events = candidatesToEvents(result.candidates, input.session, ctx);
       // Reading a transcript from the start again (rotated, or the cursor was lost): skip what is stored.
       if (tail?.restarted && cursor.offset > 0) {
         const stored = new Set((await readAll(journal)).events.map((e) => e.id));

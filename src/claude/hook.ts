@@ -24,7 +24,8 @@ const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim
 const MEMORY_HINT = /\[\s*memory\s*:|\b(?:i prefer|i'd rather|always use|never use|from now on|please (?:always|never))\b/i;
 
 async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<string> {
-  const journal = await openJournal(repo);
+  // Opened only by the branches that capture: most prompts capture nothing and should cost nothing.
+  const journal = () => openJournal(repo);
   const session = str(payload.session_id) ?? 'unknown-session';
   let outcome: CaptureOutcome;
   switch (event) {
@@ -34,7 +35,7 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<s
       const prompt = str(payload.prompt);
       // Most prompts hold no tag and no stated preference: do nothing, fast.
       if (!prompt || !MEMORY_HINT.test(prompt)) return 'no memory in the prompt';
-      outcome = await captureSession(journal, { session, extraLines: [userLine(prompt, session)] });
+      outcome = await captureSession(await journal(), { session, extraLines: [userLine(prompt, session)] });
       break;
     }
     case 'PostToolUse': {
@@ -47,11 +48,11 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<s
         JSON.stringify({ type: 'assistant', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), message: { id, role: 'assistant', content: [{ type: 'tool_use', id, name, input: payload.tool_input ?? {} }] } }),
         JSON.stringify({ type: 'user', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), toolUseResult: response, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: failedResponse, content: '' }] } }),
       ];
-      outcome = await captureSession(journal, { session, extraLines: lines });
+      outcome = await captureSession(await journal(), { session, extraLines: lines });
       break;
     }
     case 'SubagentStop':
-      outcome = await captureSession(journal, {
+      outcome = await captureSession(await journal(), {
         session,
         transcriptPath: str(payload.agent_transcript_path) ?? str(payload.transcript_path),
         includeSidechains: true,
@@ -64,7 +65,7 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<s
     case 'SessionEnd': {
       // The transcript may lag the conversation; Stop's last message fills the gap (deduped).
       const last = str(payload.last_assistant_message);
-      outcome = await captureSession(journal, { session, transcriptPath: str(payload.transcript_path), extraLines: last ? [assistantLine(last, session)] : [] });
+      outcome = await captureSession(await journal(), { session, transcriptPath: str(payload.transcript_path), extraLines: last ? [assistantLine(last, session)] : [] });
       break;
     }
   }

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { extractCandidates } from '../capture/extract.js';
-import { eventId } from '../claude/capture-session.js';
+import { candidatesToEvents } from '../claude/capture-session.js';
 import { createIdGenerator } from '../events/ids.js';
-import { normalizeEvent } from '../events/parse-event.js';
-import type { CortexEvent } from '../events/types.js';
 import { CortexError } from '../errors.js';
 import { renderLogEntry } from '../format/render-log.js';
 import { paintFor, printJson, type CommandIO } from './io.js';
@@ -31,11 +29,7 @@ export async function runExtract(args: ExtractArgs, io: CommandIO): Promise<numb
   const result = extractCandidates(text, { session: args.session, includeSidechains: /^agent-/.test(basename(args.transcript)) });
   const session = args.session ?? result.transcript.sessionId ?? basename(args.transcript, '.jsonl');
   const ctx = { now: new Date(), session, author: io.env.GIT_AUTHOR_EMAIL ?? 'unknown', branch: result.transcript.gitBranch, commit: null, provenance: 'extract', newId: createIdGenerator((n) => randomBytes(n)) };
-  const events: CortexEvent[] = [];
-  for (const candidate of result.candidates) {
-    const made = normalizeEvent({ ...candidate, ts: candidate.ts || undefined, id: eventId(session, candidate) }, ctx);
-    if (made.ok) events.push(made.event);
-  }
+  const events = candidatesToEvents(result.candidates, session, ctx);
   if (result.transcript.corruptLines > 0) io.stderr.write(`cortex: warning: skipped ${result.transcript.corruptLines} unreadable line${result.transcript.corruptLines === 1 ? '' : 's'} in ${args.transcript}\n`);
   if (args.json) {
     printJson(io, events);

@@ -32,8 +32,6 @@ export interface TreeProblem {
   message: string;
 }
 
-const decoder = new TextDecoder();
-
 
 const readTreeEntries = (store: JournalStore, oid: string) => readTree(store, oid);
 const rootTreeOid = (store: JournalStore, tip: string) => readCommitTree(store, tip);
