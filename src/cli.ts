@@ -5,22 +5,18 @@
  * Exit codes: 0 ok, 1 expected failure (one line on stderr), 2 usage.
  */
 import type { Argv } from 'yargs';
-import { prefetchRepo } from './git/repo.js';
 
 const verb = process.argv[2];
 
-// Hooks run on every prompt and every stop: they skip yargs entirely, and always exit 0.
-// Claude Code runs them in the project directory, so the git spawns can start right away,
-// alongside module loading and reading stdin (the payload's cwd usually is this one).
+// Hooks run on every prompt and every stop: they skip yargs and load a bundle of their own
+// (src/hook.ts). The specifier is a variable so the CLI's bundler leaves that file separate.
 if (verb === 'hook') {
-  prefetchRepo(process.cwd(), { fast: true });
-  const { runHook } = await import('./claude/hook.js');
-  const { processIO } = await import('./commands/io.js');
-  await runHook(process.argv[3], processIO());
-  process.exit(0);
+  const hookEntry = './hook.js';
+  await import(hookEntry);
 }
 
-// Static imports are evaluated first, so the git spawns start before yargs is even loaded.
+// The git spawns start before yargs is even loaded.
+const { prefetchRepo } = await import('./git/repo.js');
 const WRITING_COMMANDS = new Set(['remember', 'import', 'init']);
 if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd(), { withAuthor: WRITING_COMMANDS.has(verb) });
 
@@ -63,7 +59,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (y) =>
         y.options({
           local: { type: 'boolean', describe: 'write the hooks to .claude/settings.local.json (just you) instead of .claude/settings.json (the team)' },
-          'no-claude': { type: 'boolean', describe: 'only create the journal; leave .claude/ alone' },
+          claude: { type: 'boolean', default: true, describe: 'set up .claude/ (hooks, memory-tag rules); --no-claude only creates the journal' },
           ...jsonOption,
         }),
       (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),

@@ -9,7 +9,6 @@ import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface InitArgs {
   local?: boolean;
-  noClaude?: boolean;
   claude?: boolean;
   json?: boolean;
 }
@@ -49,7 +48,7 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const created = await initJournal(journal.store, await readAuthor(journal.repo));
   const changed: string[] = [];
   const root = journal.repo.workTree;
-  if (root && !args.noClaude && args.claude !== false) {
+  if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
     const settings = withCortexHooks(await readJsonObject(settingsPath), io.env.CORTEX_HOOK_COMMAND ?? 'cortex');
     if (await writeIfChanged(settingsPath, `${JSON.stringify(settings, null, 2)}\n`)) changed.push(settingsPath.slice(root.length + 1));

@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexJson } from '../helpers/cli.js';
@@ -35,6 +35,13 @@ describe('cortex init and Claude Code settings', () => {
     const dir = tempRepo();
     expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local']).changed).toContain('.claude/settings.local.json');
     expect(readJson(join(dir, '.claude', 'settings.local.json')).hooks.SessionEnd[0].hooks[0].command).toBe('cortex hook session-end');
+  });
+
+  it('--no-claude creates only the journal and leaves .claude/ alone', () => {
+    const dir = tempRepo();
+    expect(cortexJson<{ created: boolean; changed: string[] }>(dir, ['init', '--no-claude'])).toMatchObject({ created: true, changed: [] });
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    expect(execSync('git rev-parse --verify -q refs/heads/cortex/journal', { cwd: dir }).toString()).toMatch(/^[0-9a-f]{40}/);
   });
 
   it('refuses to overwrite a settings file it cannot parse, in one line', () => {
