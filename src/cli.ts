@@ -17,7 +17,7 @@ if (verb === 'hook') {
 
 // The git spawns start before yargs is even loaded.
 const { prefetchRepo } = await import('./git/repo.js');
-const WRITING_COMMANDS = new Set(['remember', 'import', 'init']);
+const WRITING_COMMANDS = new Set(['remember', 'import', 'init', 'forget']);
 if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd(), { withAuthor: WRITING_COMMANDS.has(verb) });
 
 const { default: yargs } = await import('yargs');
@@ -50,6 +50,7 @@ async function run(load: () => Promise<number>): Promise<void> {
 const stdinPath = (file: string): string => (file === '' ? '-' : file);
 
 const jsonOption = { json: { type: 'boolean', describe: 'print JSON instead of text' } } as const;
+const allOption = { all: { type: 'boolean', describe: 'every branch, not only what HEAD\'s history holds' } } as const;
 
 function commands(cli: Argv, io: CommandIO): Argv {
   return cli
@@ -77,9 +78,40 @@ function commands(cli: Argv, io: CommandIO): Argv {
             file: { alias: 'f', type: 'string', array: true, describe: 'a related file (repeatable)' },
             tag: { type: 'string', array: true, describe: 'a tag (repeatable)' },
             session: { type: 'string', describe: 'session id to record (default: cli)' },
+            supersedes: { type: 'string', describe: 'the id (or unique prefix) of a decision this one replaces' },
             ...jsonOption,
           }),
       (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: argv.text as string[] }, io)),
+    )
+    .command(
+      'forget <id>',
+      'retract a memory (recorded as a new event; the id may be a unique prefix)',
+      (y) => y.positional('id', { type: 'string', demandOption: true }).options({ why: { type: 'string', describe: 'why it no longer holds' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/forget.js')).runForget({ ...argv, id: String(argv.id) }, io)),
+    )
+    .command(
+      'briefing',
+      'print the briefing the next session starts from (what the SessionStart hook delivers)',
+      (y) => y.options({ budget: { type: 'number', describe: 'budget in tokens (default 2000, or git config cortex.budget)' }, ...allOption, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/briefing.js')).runBriefing(argv, io)),
+    )
+    .command(
+      'decisions',
+      'list the decisions, rejected approaches and preferences in force on this branch',
+      (y) => y.options({ ...allOption, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/decisions.js')).runDecisions(argv, io)),
+    )
+    .command(
+      'plan',
+      'show the active plan and where the work stands',
+      (y) => y.options({ ...allOption, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/plan.js')).runPlan(argv, io)),
+    )
+    .command(
+      'projections',
+      'regenerate the tracked files .cortex/decisions.md, decisions-archive.md and active-plan.md',
+      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/projections.js')).runProjections(argv, io)),
     )
     .command(
       'log',

@@ -11,6 +11,8 @@ export type CortexErrorCode =
   | 'FILE_NOT_FOUND'
   | 'REF_CONFLICT'
   | 'APPEND_CONTENDED'
+  | 'EVENT_NOT_FOUND'
+  | 'NO_WORK_TREE'
   | 'USAGE';
 
 export class CortexError extends Error {

@@ -3,7 +3,7 @@ import type { Candidate } from '../capture/candidate.js';
 import { dedupeKey, extractCandidates } from '../capture/extract.js';
 import { ulid } from '../events/ids.js';
 import type { EventContext } from '../events/parse-event.js';
-import type { CortexEvent } from '../events/types.js';
+import type { CortexEvent, EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
 import { lockSession, readCursor, readTail, writeCursor } from './cursor.js';
@@ -25,8 +25,13 @@ export interface CaptureInput {
   extraLines?: string[];
 }
 
+/** Event types that only record activity: they never change what the projections show. */
+const TRAIL = new Set<EventType>(['file_modified', 'file_explored', 'command_run']);
+
 export interface CaptureOutcome {
   stored: number;
+  /** Of those, how many can change a projection (anything but the file and command trail). */
+  projected: number;
   skippedLines: number;
   transcriptError?: string;
   busy?: boolean;
@@ -58,7 +63,7 @@ export function userLine(text: string, session: string): string {
 export async function captureSession(journal: Journal, input: CaptureInput): Promise<CaptureOutcome> {
   const dir = cortexDir(journal.repo);
   const release = await lockSession(dir, input.session, 3_000);
-  if (!release) return { stored: 0, skippedLines: 0, busy: true };
+  if (!release) return { stored: 0, projected: 0, skippedLines: 0, busy: true };
   try {
     const cursor = await readCursor(dir, input.session);
     let text = '';
@@ -92,7 +97,7 @@ export async function captureSession(journal: Journal, input: CaptureInput): Pro
       head: tail ? tail.head : cursor.head,
       state: result.state,
     });
-    return { stored: events.length, skippedLines: result.transcript.corruptLines, transcriptError };
+    return { stored: events.length, projected: events.filter((e) => !TRAIL.has(e.type)).length, skippedLines: result.transcript.corruptLines, transcriptError };
   } finally {
     await release();
   }

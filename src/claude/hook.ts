@@ -3,6 +3,8 @@ import { openJournal } from '../journal/journal.js';
 import { assistantLine, captureSession, userLine, type CaptureOutcome } from './capture-session.js';
 import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } from './hook-events.js';
 import { writeHookLog } from './hook-log.js';
+import { startInBackground } from './background.js';
+import { deliverBriefing } from './deliver-briefing.js';
 import { isCortexError } from '../errors.js';
 
 /**
@@ -23,24 +25,31 @@ export interface HookIO {
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
 const MEMORY_HINT = /\[\s*memory\s*:|\b(?:i prefer|i'd rather|always use|never use|from now on|please (?:always|never))\b/i;
 
-async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<string> {
+interface Handled {
+  /** What happened, for .git/cortex/log. */
+  summary: string;
+  /** What Claude should see (SessionStart's briefing); printed only if the hook finishes in time. */
+  context?: string;
+}
+
+async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<Handled> {
   // Opened only by the branches that capture: most prompts capture nothing and should cost nothing.
   const journal = () => openJournal(repo);
   const session = str(payload.session_id) ?? 'unknown-session';
   let outcome: CaptureOutcome;
   switch (event) {
     case 'SessionStart':
-      return 'session started';
+      return deliverBriefing(await journal(), str(payload.source) ?? 'startup');
     case 'UserPromptSubmit': {
       const prompt = str(payload.prompt);
       // Most prompts hold no tag and no stated preference: do nothing, fast.
-      if (!prompt || !MEMORY_HINT.test(prompt)) return 'no memory in the prompt';
+      if (!prompt || !MEMORY_HINT.test(prompt)) return { summary: 'no memory in the prompt' };
       outcome = await captureSession(await journal(), { session, extraLines: [userLine(prompt, session)] });
       break;
     }
     case 'PostToolUse': {
       const name = str(payload.tool_name);
-      if (!name) return 'no tool name';
+      if (!name) return { summary: 'no tool name' };
       const id = str(payload.tool_use_id) ?? `hook-${Date.now()}`;
       const response = payload.tool_response;
       const failedResponse = typeof response === 'object' && response !== null && (response as Payload).success === false;
@@ -70,8 +79,20 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<s
     }
   }
   if (outcome.transcriptError) throw new HookProblem(`${outcome.transcriptError}: ${str(payload.transcript_path) ?? '(no transcript_path)'}; captured ${outcome.stored} from the payload only`);
-  if (outcome.busy) return 'another capture of this session is running; it will pick this up';
-  return `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
+  if (outcome.busy) return { summary: 'another capture of this session is running; it will pick this up' };
+  let summary = `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
+  // The tracked files follow memory at the end of a turn and before compaction, and only when
+  // something they show was captured (file and command events never change them).
+  if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0) {
+    if (repo.workTree && startInBackground(['projections', '--write', '--quiet'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) {
+      summary += '; regenerating .cortex/ in the background';
+    } else {
+      const { regenerateProjections } = await import('../workspace/regenerate.js');
+      const written = await regenerateProjections(await journal());
+      if (written.length > 0) summary += `; rewrote ${written.join(', ')}`;
+    }
+  }
+  return { summary };
 }
 
 /** An expected problem: reported in one line, the hook still exits 0. */
@@ -107,13 +128,15 @@ export async function runHook(eventName: string | undefined, io: HookIO): Promis
       throw err;
     }
     logDir = cortexDir(repo);
-    const summary = await handle(event, payload, repo);
-    await writeHookLog(logDir, `${kebab(event)}: ${summary}`);
+    const handled = await handle(event, payload, repo);
+    await writeHookLog(logDir, `${kebab(event)}: ${handled.summary}`);
+    return handled;
   })();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), HOOK_BUDGET_MS[event])));
   try {
     const result = await Promise.race([work, timeout]);
+    if (result !== 'timeout' && result.context) io.stdout.write(result.context);
     if (result === 'timeout') {
       io.stderr.write(`cortex hook ${kebab(event)}: gave up after ${HOOK_BUDGET_MS[event]} ms; continuing without it\n`);
       if (logDir) await writeHookLog(logDir, `${kebab(event)}: timed out after ${HOOK_BUDGET_MS[event]} ms`);

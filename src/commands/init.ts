@@ -1,10 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { withCortexHooks } from '../claude/settings.js';
 import { CortexError } from '../errors.js';
 import { readAuthor } from '../git/repo.js';
 import { initJournal } from '../journal/store.js';
 import { readTemplate } from '../templates.js';
+import { writeIfChanged } from '../write-if-changed.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface InitArgs {
@@ -31,14 +32,6 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
 }
 
 /** Write `text` only when it differs, so a second init leaves every file's mtime alone. */
-async function writeIfChanged(path: string, text: string): Promise<boolean> {
-  const current = await readFile(path, 'utf8').catch(() => null);
-  if (current === text) return false;
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-  return true;
-}
-
 /**
  * Set Cortex up in this repository. Safe to run again: it never rewrites what exists, merges
  * with the user's own Claude Code settings, and replaces (never duplicates) its own entries.

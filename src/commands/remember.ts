@@ -1,6 +1,7 @@
 import { CortexError } from '../errors.js';
-import { append, buildEvents, captureContext } from '../journal/journal.js';
+import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { resolveEventType, type Meta } from '../events/types.js';
+import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface RememberArgs {
@@ -11,6 +12,7 @@ export interface RememberArgs {
   file?: string[];
   tag?: string[];
   session?: string;
+  supersedes?: string;
   json?: boolean;
 }
 
@@ -29,7 +31,13 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
   const [event] = buildEvents([{ type, content, meta }], ctx);
-  await append(journal, [event!]);
+  const events = [event!];
+  if (args.supersedes) {
+    // The replaced decision stays in the journal, retired by an event naming both.
+    const old = resolveEventId((await readAll(journal)).events, args.supersedes);
+    events.push(...buildEvents([{ type: 'decision_superseded', content: `Superseded: ${old.content}`, meta: { target: old.id, by: event!.id } }], ctx));
+  }
+  await append(journal, events);
   if (args.json) printJson(io, event);
   else io.stdout.write(`[${event!.type} ${event!.id}] ${content}\n`);
   return 0;

@@ -110,27 +110,41 @@ export async function readHead(repo: Repo): Promise<HeadState> {
 /** The capturing clone's identity: git's author email, as `git commit` would record it. */
 export function readAuthor(repo: Repo): Promise<string> {
   let author = authors.get(repo);
-  if (!author) authors.set(repo, (author = readCachedAuthor(repo)));
+  if (!author) authors.set(repo, (author = process.env.GIT_AUTHOR_EMAIL ? Promise.resolve(process.env.GIT_AUTHOR_EMAIL) : readGitConfig(repo).then((c) => c['user.email'] ?? 'unknown')));
   return author;
 }
 
+const configs = new WeakMap<Repo, Promise<Readonly<Record<string, string>>>>();
+
 /**
- * `git config user.email` costs a spawn; hooks ask on every stop. The answer is kept in
- * `.git/cortex/author.json`, valid while none of the config files git reads has changed.
+ * The git config Cortex reads (`user.email` and every `cortex.*` key, all scopes), keys in lower
+ * case. A spawn costs more than a hook can spare on every prompt, so the answer is kept in
+ * `.git/cortex/config.json`, valid while none of the config files git reads has changed
+ * (files pulled in through `include.path` are not watched: run `cortex doctor` after editing one).
  */
-async function readCachedAuthor(repo: Repo): Promise<string> {
-  if (process.env.GIT_AUTHOR_EMAIL) return process.env.GIT_AUTHOR_EMAIL;
+export function readGitConfig(repo: Repo): Promise<Readonly<Record<string, string>>> {
+  let config = configs.get(repo);
+  if (!config) configs.set(repo, (config = readCachedConfig(repo)));
+  return config;
+}
+
+async function readCachedConfig(repo: Repo): Promise<Record<string, string>> {
   const home = homedir();
   const files = [join(repo.commonDir, 'config'), process.env.GIT_CONFIG_GLOBAL ?? join(home, '.gitconfig'), join(process.env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'config')];
   const stamps = (await Promise.all(files.map((f) => stat(f).then((i) => i.mtimeMs, () => 0)))).join(',');
-  const cachePath = join(cortexDir(repo), 'author.json');
+  const cachePath = join(cortexDir(repo), 'config.json');
   try {
-    const cached = JSON.parse(await readFile(cachePath, 'utf8')) as { stamps: string; email: string };
-    if (cached.stamps === stamps && typeof cached.email === 'string') return cached.email;
+    const cached = JSON.parse(await readFile(cachePath, 'utf8')) as { stamps: string; config: Record<string, string> };
+    if (cached.stamps === stamps && typeof cached.config === 'object' && cached.config !== null) return cached.config;
   } catch {
     // no cache yet
   }
-  const email = await readAuthorAt(repo.workTree ?? repo.gitDir);
-  await mkdir(cortexDir(repo), { recursive: true }).then(() => writeFile(cachePath, JSON.stringify({ stamps, email })), () => undefined);
-  return email;
+  const result = await runGit(['config', '--get-regexp', '^(user\\.email|cortex\\.)'], { cwd: repo.workTree ?? repo.gitDir });
+  const config: Record<string, string> = {};
+  for (const line of result.stdout.split('\n')) {
+    const match = /^(\S+)(?: (.*))?$/.exec(line);
+    if (match) config[(match[1] as string).toLowerCase()] = match[2] ?? 'true';
+  }
+  await mkdir(cortexDir(repo), { recursive: true }).then(() => writeFile(cachePath, JSON.stringify({ stamps, config })), () => undefined);
+  return config;
 }

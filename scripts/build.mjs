@@ -1,0 +1,26 @@
+// The build: type check, then two esbuild bundles into dist/.
+// - the CLI (and the demo), split into lazily loaded chunks so each command loads only its code;
+// - the hook entry, bundled apart: hooks run on every prompt and stop and load the fewest files.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+rmSync('dist', { recursive: true, force: true });
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' });
+
+const shared = {
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  outdir: 'dist',
+  entryNames: '[name]',
+  logLevel: 'warning',
+  // CommonJS dependencies (gray-matter) call require() for node built-ins: give ESM chunks one.
+  banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
+};
+
+await build({ ...shared, entryPoints: ['src/cli.ts', 'src/demo/demo.ts'], chunkNames: '[name]-[hash]' });
+// isomorphic-git (only for packed objects) stays in node_modules rather than in the hook's files.
+await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git'] });

@@ -1,0 +1,43 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cortexDir } from '../git/repo.js';
+import type { Journal } from '../journal/journal.js';
+import { HOOK_MAX_CHARS, readBriefing } from '../workspace/briefing.js';
+import { readSettings } from '../workspace/memory.js';
+import { writeIfChanged } from '../write-if-changed.js';
+
+/**
+ * SessionStart: the briefing goes to Claude on stdout (for startup, resume, clear and compact
+ * alike, so it survives compaction), or, with `git config cortex.briefing rules`, into
+ * `.claude/rules/cortex-briefing.md`, which Claude Code loads itself; never both. A copy is
+ * always left in `.git/cortex/briefing.md` for inspection.
+ */
+export const RULES_BRIEFING = join('.claude', 'rules', 'cortex-briefing.md');
+
+export async function deliverBriefing(journal: Journal, source: string): Promise<{ summary: string; context?: string }> {
+  const { settings } = await readSettings(journal);
+  const { briefing, cached } = await readBriefing(journal, settings, { maxChars: HOOK_MAX_CHARS });
+  await writeIfChanged(join(cortexDir(journal.repo), 'briefing.md'), briefing.markdown);
+  const root = journal.repo.workTree;
+  const rulesPath = root ? join(root, RULES_BRIEFING) : null;
+  const about = `briefing for ${source}: ${briefing.chars} chars${cached ? ' (cached)' : ''}`;
+  if (settings.delivery === 'rules') {
+    if (!rulesPath) return { summary: `${about}; no work tree for the rules file` };
+    await writeIfChanged(rulesPath, briefing.markdown);
+    await excludeFromGit(journal, RULES_BRIEFING);
+    return { summary: `${about}, written to ${RULES_BRIEFING}` };
+  }
+  if (rulesPath) await rm(rulesPath, { force: true });
+  // Nothing remembered yet: say nothing rather than a preamble around empty sections.
+  const empty = briefing.sections.every((s) => s.shown === 0);
+  return { summary: `${about}${empty ? ', empty: nothing printed' : ', printed'}`, context: empty ? undefined : briefing.markdown };
+}
+
+/** The rules copy is personal and regenerated: keep it out of `git status` via .git/info/exclude. */
+async function excludeFromGit(journal: Journal, path: string): Promise<void> {
+  const exclude = join(journal.repo.commonDir, 'info', 'exclude');
+  const line = `/${path.split('\\').join('/')}`;
+  const current = await readFile(exclude, 'utf8').catch(() => '');
+  if (current.split('\n').includes(line)) return;
+  await writeIfChanged(exclude, `${current}${current === '' || current.endsWith('\n') ? '' : '\n'}${line}\n`);
+}

@@ -1,0 +1,29 @@
+import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
+import { resolveEventId } from './resolve-id.js';
+import { openJournalAt, printJson, type CommandIO } from './io.js';
+
+export interface ForgetArgs {
+  id: string;
+  why?: string;
+  json?: boolean;
+}
+
+/**
+ * Retract a memory: a new `event_retracted` event, so the journal stays append-only and the
+ * retraction travels to every clone. The id may be shortened to any unique prefix of 6+ characters.
+ */
+export async function runForget(args: ForgetArgs, io: CommandIO): Promise<number> {
+  const journal = await openJournalAt(io, { forWriting: true });
+  const { events } = await readAll(journal);
+  const target = resolveEventId(events, args.id);
+  if (events.some((e) => e.type === 'event_retracted' && e.meta.target === target.id)) {
+    io.stdout.write(`already forgotten: ${target.id}\n`);
+    return 0;
+  }
+  const ctx = await captureContext(journal, 'cli', 'cli:forget');
+  const [event] = buildEvents([{ type: 'event_retracted', content: `Forgot: ${target.content}${args.why ? ` (${args.why})` : ''}`, meta: { target: target.id, ...(args.why ? { reason: args.why } : {}) } }], ctx);
+  await append(journal, [event!]);
+  if (args.json) printJson(io, event);
+  else io.stdout.write(`forgot ${target.type} ${target.id}: ${target.content}\n`);
+  return 0;
+}

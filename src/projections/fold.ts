@@ -1,0 +1,264 @@
+import { compareEvents } from '../events/serialize.js';
+import type { CortexEvent, EventType } from '../events/types.js';
+import type { ProjectionSettings } from './settings.js';
+
+/**
+ * The fold: visible events → the state every projection renders. Pure; `now` comes in.
+ *
+ * Changes to memory are events too: `event_retracted` (meta.target) removes its target,
+ * `event_amended` (meta.target, content = the new text) rewrites it, `decision_superseded`
+ * (meta.target, optionally meta.by) retires a decision. A memory said again in a later session
+ * is one item used twice, not two items; touching a file a memory names also counts as a use.
+ */
+export type Tier = 'active' | 'aging' | 'archived';
+
+export interface MemoryItem {
+  /** The first event's id: the identity shown in files and accepted by `cortex forget`. */
+  id: string;
+  type: EventType;
+  content: string;
+  reason?: string;
+  alternative?: string;
+  files: string[];
+  /** The event that first recorded it (date, session, author). */
+  origin: CortexEvent;
+  lastUsed: string;
+  uses: number;
+  confidence: number;
+  /** Assistant sessions started after the last use. */
+  sessionsSinceUse: number;
+  tier: Tier;
+  /** Salience after reinforcement and decay (decisions and rejections do not decay). */
+  effectiveSalience: number;
+  supersededBy?: string;
+}
+
+export interface PlanStep {
+  text: string;
+  done: boolean;
+}
+
+export interface PlanState {
+  id: string;
+  title: string;
+  steps: PlanStep[];
+  origin: CortexEvent;
+  updated: string;
+  /** Closed by a task_completed, or every step done. */
+  complete: boolean;
+  /** Index of the first step not done ("you are here"), or null. */
+  current: number | null;
+}
+
+export interface SessionSummary {
+  id: string;
+  start: string;
+  end: string;
+  author: string;
+  branch: string | null;
+}
+
+export interface FileTouch {
+  path: string;
+  last: string;
+  count: number;
+}
+
+export interface MemoryState {
+  decisions: MemoryItem[];
+  rejections: MemoryItem[];
+  preferences: MemoryItem[];
+  /** Decisions and rejections no longer current: superseded. */
+  superseded: MemoryItem[];
+  /** Learnings, fixes and finished tasks, by effective salience. */
+  recent: MemoryItem[];
+  plans: PlanState[];
+  activePlan: PlanState | null;
+  files: FileTouch[];
+  sessions: SessionSummary[];
+}
+
+/** Session ids that are not assistant sessions: they never age anything. */
+export const NOT_A_SESSION: ReadonlySet<string> = new Set(['cli', 'import', 'unknown-session']);
+const PERMANENT = new Set<EventType>(['decision_made', 'approach_rejected', 'preference_noted']);
+const RECENT = new Set<EventType>(['knowledge_acquired', 'error_resolved', 'task_completed']);
+
+export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
+const target = (e: CortexEvent): string | undefined => str(e.meta.target) ?? str(e.meta.id);
+
+function filesOf(e: CortexEvent): string[] {
+  const files = new Set<string>();
+  const path = str(e.meta.path);
+  if (path) files.add(path);
+  if (Array.isArray(e.meta.files)) for (const f of e.meta.files) if (str(f)) files.add(str(f) as string);
+  return [...files].sort();
+}
+
+export function foldMemory(allEvents: readonly CortexEvent[], settings: ProjectionSettings, now: Date): MemoryState {
+  const events = [...allEvents].sort(compareEvents);
+  const retracted = new Set<string>();
+  const amended = new Map<string, { content: string; ts: string }>();
+  const superseded = new Map<string, string>();
+  for (const e of events) {
+    const id = target(e);
+    if (!id) continue;
+    if (e.type === 'event_retracted') retracted.add(id);
+    else if (e.type === 'event_amended') amended.set(id, { content: e.content, ts: e.ts });
+    else if (e.type === 'decision_superseded') superseded.set(id, str(e.meta.by) ?? '');
+  }
+
+  const items = new Map<string, MemoryItem>();
+  const byText = new Map<string, MemoryItem>();
+  const byFile = new Map<string, MemoryItem[]>();
+  const plans = new Map<string, PlanState>();
+  const files = new Map<string, FileTouch>();
+  const sessions = new Map<string, SessionSummary>();
+  const use = (item: MemoryItem, ts: string) => {
+    item.uses += 1;
+    if (ts > item.lastUsed) item.lastUsed = ts;
+  };
+
+  for (const e of events) {
+    if (!NOT_A_SESSION.has(e.session)) {
+      const s = sessions.get(e.session);
+      if (!s) sessions.set(e.session, { id: e.session, start: e.ts, end: e.ts, author: e.author, branch: e.branch });
+      else s.end = e.ts;
+    }
+    if (retracted.has(e.id) || e.confidence < settings.minConfidence) continue;
+    if (e.type === 'file_modified') {
+      for (const path of filesOf(e)) {
+        const touch = files.get(path);
+        if (touch) {
+          touch.count += 1;
+          touch.last = e.ts;
+        } else files.set(path, { path, last: e.ts, count: 1 });
+        for (const item of byFile.get(path) ?? []) use(item, e.ts);
+      }
+      continue;
+    }
+    if (e.type === 'event_amended') {
+      const item = items.get(target(e) ?? '');
+      if (item) use(item, e.ts);
+      continue;
+    }
+    if (e.type === 'plan_created' || e.type === 'plan_step_completed' || (e.type === 'task_completed' && str(e.meta.plan_id))) {
+      foldPlan(plans, e);
+      if (e.type !== 'task_completed') continue;
+    }
+    if (!PERMANENT.has(e.type) && !RECENT.has(e.type)) continue;
+
+    const key = `${e.type}\u0000${normalizeText(amended.get(e.id)?.content ?? e.content)}`;
+    const same = byText.get(key);
+    if (same) {
+      use(same, e.ts);
+      continue;
+    }
+    const item: MemoryItem = {
+      id: e.id,
+      type: e.type,
+      content: amended.get(e.id)?.content ?? e.content,
+      reason: str(e.meta.reason) ?? str(e.meta.why),
+      alternative: str(e.meta.alternative) ?? str(e.meta.instead),
+      files: filesOf(e),
+      origin: e,
+      lastUsed: amended.get(e.id)?.ts ?? e.ts,
+      uses: 1,
+      confidence: e.confidence,
+      sessionsSinceUse: 0,
+      tier: 'active',
+      effectiveSalience: e.salience,
+      supersededBy: superseded.get(e.id),
+    };
+    items.set(e.id, item);
+    byText.set(key, item);
+    for (const path of item.files) byFile.set(path, [...(byFile.get(path) ?? []), item]);
+  }
+
+  const sessionStarts = [...sessions.values()].map((s) => s.start).sort();
+  const startedAfter = (ts: string) => sessionStarts.length - upperBound(sessionStarts, ts);
+  for (const item of items.values()) {
+    item.sessionsSinceUse = startedAfter(item.lastUsed);
+    item.tier = item.sessionsSinceUse >= settings.archiveAfterSessions ? 'archived' : item.sessionsSinceUse >= settings.outdatedAfterSessions ? 'aging' : 'active';
+    const reinforced = Math.min(1, item.origin.salience + settings.reinforcement * (item.uses - 1));
+    const hours = Math.max(0, (now.getTime() - Date.parse(item.lastUsed)) / 3_600_000);
+    item.effectiveSalience = item.origin.immortal ? reinforced : reinforced * settings.decayPerHour ** hours;
+  }
+
+  const byUse = (a: MemoryItem, b: MemoryItem) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
+  const all = [...items.values()];
+  const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byUse);
+  const planList = [...plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));
+  return {
+    decisions: current('decision_made'),
+    rejections: current('approach_rejected'),
+    preferences: current('preference_noted'),
+    superseded: all.filter((i) => i.supersededBy !== undefined).sort(byUse),
+    recent: all.filter((i) => RECENT.has(i.type)).sort((a, b) => b.effectiveSalience - a.effectiveSalience || byUse(a, b)),
+    plans: planList,
+    activePlan: planList.find((p) => !p.complete && !retracted.has(p.origin.id)) ?? null,
+    files: [...files.values()].sort((a, b) => (a.last === b.last ? (a.path < b.path ? -1 : 1) : a.last > b.last ? -1 : 1)),
+    sessions: [...sessions.values()].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
+  };
+}
+
+/** Number of items in sorted `xs` that are ≤ `x`. */
+function upperBound(xs: readonly string[], x: string): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as string) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function foldPlan(plans: Map<string, PlanState>, e: CortexEvent): void {
+  const planId = str(e.meta.plan_id) ?? (e.type === 'plan_created' ? e.id : undefined);
+  // A step or a close without a plan id belongs to the plan most recently worked on.
+  const plan = planId ? plans.get(planId) : [...plans.values()].filter((p) => !p.complete).sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
+  if (e.type === 'plan_created') {
+    const steps = Array.isArray(e.meta.steps) ? e.meta.steps.map((s) => str(s)).filter((s): s is string => s !== undefined) : [];
+    if (!plan) {
+      plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null });
+      return;
+    }
+    // The same plan written again (a todo list updated): keep what was done, add what is new.
+    const done = new Set(plan.steps.filter((s) => s.done).map((s) => normalizeText(s.text)));
+    const kept = steps.map((text) => ({ text, done: done.has(normalizeText(text)) }));
+    const dropped = plan.steps.filter((s) => !steps.some((t) => normalizeText(t) === normalizeText(s.text)));
+    plan.steps = steps.length > 0 ? [...kept, ...dropped.filter((s) => s.done)] : plan.steps;
+    plan.updated = e.ts;
+    plan.complete = false;
+    return;
+  }
+  if (!plan) return;
+  plan.updated = e.ts;
+  if (e.type === 'task_completed') {
+    plan.complete = true;
+    return;
+  }
+  const step = e.meta.step;
+  const position = typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step.trim()) ? Number(step) : NaN;
+  const byText = normalizeText(typeof step === 'string' && Number.isNaN(position) ? step : e.content);
+  let index = Number.isInteger(position) && position >= 1 && position <= plan.steps.length ? position - 1 : plan.steps.findIndex((s) => normalizeText(s.text) === byText);
+  if (index === -1) {
+    plan.steps.push({ text: typeof step === 'string' && Number.isNaN(position) ? step : e.content, done: false });
+    index = plan.steps.length - 1;
+  }
+  (plan.steps[index] as PlanStep).done = true;
+}
+
+function finishPlan(plan: PlanState): PlanState {
+  const current = plan.steps.findIndex((s) => !s.done);
+  const allDone = plan.steps.length > 0 && current === -1;
+  return { ...plan, complete: plan.complete || allDone, current: current === -1 ? null : current };
+}
+
+/** "Plan: a; b; c" (what capture writes) → a readable title. */
+export function planTitle(content: string): string {
+  const text = content.replace(/^plan:\s*/i, '').trim();
+  const first = text.split(/;\s+/)[0] ?? text;
+  return first.length > 100 ? `${first.slice(0, 99)}…` : first;
+}

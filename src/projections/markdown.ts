@@ -1,0 +1,56 @@
+import type { Heading, List, ListItem, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
+import { remark } from 'remark';
+
+/**
+ * mdast builders and the one remark configuration every projection renders with. Building
+ * trees instead of concatenating strings is what keeps a memory's own text from becoming
+ * markup: a decision containing `*`, `#` or `<script>` is escaped, never interpreted.
+ */
+const processor = remark().data('settings', { bullet: '-', emphasis: '_', strong: '*', listItemIndent: 'one', rule: '-' });
+
+export const text = (value: string): PhrasingContent => ({ type: 'text', value: oneLine(value) });
+export const strong = (value: string): PhrasingContent => ({ type: 'strong', children: [text(value)] });
+export const emphasis = (value: string): PhrasingContent => ({ type: 'emphasis', children: [text(value)] });
+export const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value: oneLine(value) });
+export const paragraph = (...children: PhrasingContent[]): Paragraph => ({ type: 'paragraph', children });
+export const heading = (depth: 1 | 2 | 3, ...children: PhrasingContent[]): Heading => ({ type: 'heading', depth, children });
+export const html = (value: string): RootContent => ({ type: 'html', value });
+export const listItem = (...children: PhrasingContent[]): ListItem => ({ type: 'listItem', spread: false, children: [paragraph(...children)] });
+export const list = (items: ListItem[], ordered = false, start?: number): List => ({ type: 'list', ordered, start: ordered ? start ?? 1 : undefined, spread: false, children: items });
+
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ');
+
+export function renderMarkdown(nodes: readonly RootContent[]): string {
+  const root: Root = { type: 'root', children: [...nodes] };
+  return processor.stringify(root);
+}
+
+export function parseMarkdown(markdown: string): Root {
+  return processor.parse(markdown);
+}
+
+/**
+ * A template's blocks with `{{name}}` paragraphs replaced by the named sections (removed when
+ * a section is empty or absent). Other blocks are kept as written.
+ */
+export function fillTemplate(template: Root, sections: Readonly<Record<string, readonly RootContent[] | undefined>>): RootContent[] {
+  const out: RootContent[] = [];
+  for (const node of template.children) {
+    const name = placeholderName(node);
+    if (name === null) out.push(node);
+    else out.push(...(sections[name] ?? []));
+  }
+  return out;
+}
+
+export function placeholderName(node: RootContent): string | null {
+  if (node.type !== 'paragraph' || node.children.length !== 1) return null;
+  const only = node.children[0];
+  const match = only?.type === 'text' ? /^\{\{\s*([\w-]+)\s*\}\}$/.exec(only.value.trim()) : null;
+  return match ? (match[1] as string) : null;
+}
+
+/** Short forms used in provenance: the day, and the first 8 characters of a session id. */
+export const day = (ts: string): string => ts.slice(0, 10);
+export const shortSession = (session: string): string => (session.length > 8 ? session.slice(0, 8) : session);
+export const truncate = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);

@@ -1,0 +1,238 @@
+import type { ListItem, PhrasingContent, RootContent } from 'mdast';
+import { NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
+import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortSession, strong, text, truncate } from './markdown.js';
+import type { Warning } from './reality.js';
+
+/**
+ * The briefing: what the next session needs, under a hard budget. Sections fill in priority
+ * order (reality checks, the active plan, decisions, recent work), each within its share;
+ * an entry is kept whole or left out, and what was left out is counted in one line.
+ */
+export interface BriefingInput {
+  state: MemoryState;
+  warnings: readonly Warning[];
+  /** This clone's author: provenance names other people only. */
+  me: string;
+  /** templates/briefing.md */
+  template: string;
+  budgetTokens: number;
+  /** A hard ceiling in characters on top of the token budget (hook output). */
+  maxChars?: number;
+}
+
+export interface BriefingSection {
+  name: 'warnings' | 'plan' | 'decisions' | 'recent';
+  shown: number;
+  omitted: number;
+}
+
+export interface Briefing {
+  markdown: string;
+  tokens: number;
+  chars: number;
+  budget: number;
+  sections: BriefingSection[];
+}
+
+export const CHARS_PER_TOKEN = 4;
+export const estimateTokens = (s: string): number => Math.ceil(s.length / CHARS_PER_TOKEN);
+
+/** Shares of the character budget; decisions are capped hard, recent work takes what is left. */
+const SHARE = { warnings: 0.2, plan: 0.25, decisions: 0.4 } as const;
+const MAX_ENTRY_CHARS = 320;
+
+interface Entry {
+  item: ListItem;
+  size: number;
+}
+
+export function renderBriefing(input: BriefingInput): Briefing {
+  const limit = Math.max(0, Math.min(input.budgetTokens * CHARS_PER_TOKEN, input.maxChars ?? Infinity));
+  const template = parseMarkdown(input.template);
+  const { state } = input;
+  const provenance = provenanceFor(input.me);
+
+  const warnings = input.warnings.map((w) => measure(listItem(text(w.text))));
+  const decisionItems = [...state.decisions, ...state.rejections, ...state.preferences].filter((i) => i.tier !== 'archived');
+  const permanent = [...decisionItems.filter((i) => i.tier === 'active').sort(byLastUse), ...decisionItems.filter((i) => i.tier === 'aging').sort(byLastUse)];
+  const archived = state.decisions.length + state.rejections.length + state.preferences.length - decisionItems.length;
+  const recentItems = state.recent.filter((i) => i.tier !== 'archived');
+
+  const chosen = { warnings: 0, decisions: [] as MemoryItem[], recent: [] as MemoryItem[], planWindow: null as PlanWindow | null };
+  const build = (): RootContent[] => {
+    const sections: Record<string, RootContent[]> = {};
+    if (chosen.warnings > 0) sections.warnings = [heading(2, text('Check first')), list(warnings.slice(0, chosen.warnings).map((w) => w.item))];
+    if (state.activePlan && chosen.planWindow) sections.plan = renderPlan(state.activePlan, chosen.planWindow, provenance);
+    sections.decisions = renderDecisions(chosen.decisions, provenance);
+    if (chosen.recent.length > 0) sections.recent = [heading(2, text('Recent work')), list(chosen.recent.map((i) => recentEntry(i, provenance)))];
+    const omittedDecisions = permanent.length - chosen.decisions.length + archived;
+    const omittedRecent = recentItems.length - chosen.recent.length;
+    if (omittedDecisions + omittedRecent > 0) sections.omitted = [paragraph(...omittedLine(omittedDecisions, omittedRecent))];
+    return fillTemplate(template, sections);
+  };
+
+  // What the template costs on its own, plus room for the "not shown" line.
+  const fixed = renderMarkdown(build()).length + 160;
+  let room = limit - fixed;
+  const take = <T>(entries: readonly T[], size: (t: T) => number, cap: number): T[] => {
+    const out: T[] = [];
+    let used = 0;
+    for (const e of entries) {
+      const s = size(e);
+      if (used + s > cap || used + s > room) break;
+      out.push(e);
+      used += s;
+    }
+    room -= used;
+    return out;
+  };
+  chosen.warnings = take(warnings, (w) => w.size, limit * SHARE.warnings).length;
+  if (state.activePlan) chosen.planWindow = fitPlan(state.activePlan, Math.min(limit * SHARE.plan, room), provenance, (used) => (room -= used));
+  const headings = 3 * 30;
+  chosen.decisions = take(permanent, (i) => measure(decisionEntry(i, provenance)).size, limit * SHARE.decisions - headings);
+  chosen.recent = take(recentItems, (i) => measure(recentEntry(i, provenance)).size, Infinity);
+
+  // The sizes above are estimates of a whole document's rendering: check the real one, and drop
+  // the least important entries until it fits.
+  let markdown = renderMarkdown(build());
+  while (markdown.length > limit) {
+    if (chosen.recent.length > 0) chosen.recent.pop();
+    else if (chosen.decisions.length > 0) chosen.decisions.pop();
+    else if (chosen.warnings > 0) chosen.warnings -= 1;
+    else if (chosen.planWindow) chosen.planWindow = null;
+    else {
+      markdown = bareMinimum(template, limit);
+      break;
+    }
+    markdown = renderMarkdown(build());
+  }
+  return {
+    markdown,
+    tokens: estimateTokens(markdown),
+    chars: markdown.length,
+    budget: input.budgetTokens,
+    sections: [
+      { name: 'warnings', shown: chosen.warnings, omitted: warnings.length - chosen.warnings },
+      { name: 'plan', shown: chosen.planWindow ? chosen.planWindow.end - chosen.planWindow.start : 0, omitted: state.activePlan ? state.activePlan.steps.length - (chosen.planWindow ? chosen.planWindow.end - chosen.planWindow.start : 0) : 0 },
+      { name: 'decisions', shown: chosen.decisions.length, omitted: permanent.length - chosen.decisions.length + archived },
+      { name: 'recent', shown: chosen.recent.length, omitted: recentItems.length - chosen.recent.length },
+    ],
+  };
+}
+
+/** When not even the template's fixed text fits: as many of its leading blocks as do. */
+function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number): string {
+  const blocks = fillTemplate(template, {});
+  for (let n = blocks.length; n > 0; n--) {
+    const markdown = renderMarkdown(blocks.slice(0, n));
+    if (markdown.length <= limit) return markdown;
+  }
+  return '';
+}
+
+const measure = (item: ListItem): Entry => ({ item, size: renderMarkdown([list([item])]).length });
+const byLastUse = (a: MemoryItem, b: MemoryItem) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
+
+type Provenance = (item: MemoryItem) => PhrasingContent;
+
+/** "(2026-11-03, session 1a2b3c4d, bob@example.com)": the author only when it is not you. */
+function provenanceFor(me: string): Provenance {
+  return (item) => {
+    const parts = [day(item.origin.ts)];
+    if (!NOT_A_SESSION.has(item.origin.session)) parts.push(`session ${shortSession(item.origin.session)}`);
+    if (item.origin.author && item.origin.author !== me) parts.push(item.origin.author);
+    if (item.confidence < 0.8) parts.push('inferred');
+    if (item.tier !== 'active') parts.push(`possibly outdated: unused for ${item.sessionsSinceUse} sessions`);
+    return emphasis(`(${parts.join(', ')})`);
+  };
+}
+
+const mentions = (content: string, part: string) => content.toLowerCase().includes(part.toLowerCase().slice(0, 40));
+
+function decisionEntry(item: MemoryItem, provenance: Provenance): ListItem {
+  const content = truncate(item.content, item.tier === 'aging' ? 120 : MAX_ENTRY_CHARS);
+  const children: PhrasingContent[] = [item.tier === 'aging' ? text(content) : strong(content)];
+  if (item.tier === 'active') {
+    if (item.reason && !mentions(item.content, item.reason)) children.push(text(` — because ${truncate(item.reason, 200)}`));
+    if (item.alternative && !mentions(item.content, item.alternative)) children.push(text(` (chosen instead: ${truncate(item.alternative, 80)})`));
+  }
+  children.push(text(' '), provenance(item));
+  return listItem(...children);
+}
+
+function renderDecisions(items: readonly MemoryItem[], provenance: Provenance): RootContent[] {
+  const out: RootContent[] = [];
+  const group = (title: string, type: MemoryItem['type']) => {
+    const entries = items.filter((i) => i.type === type);
+    if (entries.length > 0) out.push(heading(2, text(title)), list(entries.map((i) => decisionEntry(i, provenance))));
+  };
+  group('Decisions', 'decision_made');
+  group('Rejected approaches (do not propose again without a new reason)', 'approach_rejected');
+  group('Preferences', 'preference_noted');
+  return out;
+}
+
+const RECENT_LABEL: Partial<Record<MemoryItem['type'], string>> = { knowledge_acquired: 'Learned', error_resolved: 'Fixed', task_completed: 'Done' };
+
+function recentEntry(item: MemoryItem, provenance: Provenance): ListItem {
+  return listItem(strong(`${RECENT_LABEL[item.type] ?? 'Noted'}:`), text(` ${truncate(item.content, MAX_ENTRY_CHARS)} `), provenance(item));
+}
+
+/** Which steps of the plan are shown: [start, end) around "you are here". */
+interface PlanWindow {
+  start: number;
+  end: number;
+}
+
+function fitPlan(plan: PlanState, cap: number, provenance: Provenance, spend: (used: number) => void): PlanWindow | null {
+  const here = plan.current ?? plan.steps.length;
+  const n = plan.steps.length;
+  const windows: PlanWindow[] = [
+    { start: 0, end: n },
+    { start: Math.max(0, here - 2), end: Math.min(n, here + 8) },
+    { start: Math.max(0, here - 1), end: Math.min(n, here + 4) },
+    { start: here, end: Math.min(n, here + 2) },
+    { start: here, end: here },
+  ];
+  for (const window of windows) {
+    const size = renderMarkdown(renderPlan(plan, window, provenance)).length;
+    if (size <= cap) {
+      spend(size);
+      return window;
+    }
+  }
+  return null;
+}
+
+function renderPlan(plan: PlanState, window: PlanWindow, provenance: Provenance): RootContent[] {
+  const done = plan.steps.filter((s) => s.done).length;
+  const here = plan.current;
+  const steps = plan.steps.slice(window.start, window.end).map((step, k) => {
+    const i = window.start + k;
+    if (step.done) return listItem(text(`✓ ${truncate(step.text, 200)}`));
+    if (i === here) return listItem(strong(`→ ${truncate(step.text, 200)}`), text(' ← you are here'));
+    return listItem(text(truncate(step.text, 200)));
+  });
+  const where = here === null ? `all ${plan.steps.length} steps done` : `step ${here + 1} of ${plan.steps.length}, ${done} done`;
+  const out: RootContent[] = [heading(2, text(`Active plan: ${truncate(plan.title, 120)}`)), paragraph(text(`Where the work stands: ${where}. `), provenance(planItem(plan)))];
+  const hidden: string[] = [];
+  if (window.start > 0) hidden.push(`${window.start} earlier steps`);
+  if (window.end < plan.steps.length) hidden.push(`${plan.steps.length - window.end} later steps`);
+  if (steps.length > 0) out.push(list(steps, true, window.start + 1));
+  if (hidden.length > 0) out.push(paragraph(text(`Not shown: ${hidden.join(' and ')} (`), code('cortex plan'), text(').')));
+  return out;
+}
+
+/** A plan's provenance, through the same formatter as memories. */
+function planItem(plan: PlanState): MemoryItem {
+  return { id: plan.id, type: 'plan_created', content: plan.title, files: [], origin: plan.origin, lastUsed: plan.updated, uses: 1, confidence: plan.origin.confidence, sessionsSinceUse: 0, tier: 'active', effectiveSalience: plan.origin.salience };
+}
+
+function omittedLine(decisions: number, recent: number): PhrasingContent[] {
+  const out: PhrasingContent[] = [text('Not shown, to stay within the budget: ')];
+  if (decisions > 0) out.push(text(`${decisions} more decision${decisions === 1 ? '' : 's'} and rejected approach${decisions === 1 ? '' : 'es'} (`), code('cortex decisions'), text(')'));
+  if (decisions > 0 && recent > 0) out.push(text('; '));
+  if (recent > 0) out.push(text(`${recent} older item${recent === 1 ? '' : 's'} (`), code('cortex search <query>'), text(')'));
+  out.push(text('.'));
+  return out;
+}

@@ -1,0 +1,66 @@
+/**
+ * What a user can tune about the projections, from `git config cortex.*` (any scope). Pure:
+ * the I/O shell reads the config and hands the key/value pairs in.
+ */
+export type BriefingDelivery = 'stdout' | 'rules';
+
+export interface ProjectionSettings {
+  /** The briefing's budget in tokens (characters / 4). */
+  budgetTokens: number;
+  /** Events below this confidence are kept in the journal but left out of every projection. */
+  minConfidence: number;
+  /** Effective salience is multiplied by this for every hour since an item was last used. */
+  decayPerHour: number;
+  /** Added to an item's salience for each later use (restated, amended, its files touched). */
+  reinforcement: number;
+  /** Sessions without use after which an item is marked "possibly outdated" (decisions go one-line). */
+  outdatedAfterSessions: number;
+  /** Sessions without use after which a decision moves to decisions-archive.md. */
+  archiveAfterSessions: number;
+  /** `stdout`: the SessionStart hook prints the briefing; `rules`: it writes .claude/rules/cortex-briefing.md. */
+  delivery: BriefingDelivery;
+}
+
+export const DEFAULT_SETTINGS: Readonly<ProjectionSettings> = {
+  budgetTokens: 2000,
+  minConfidence: 0.65,
+  decayPerHour: 0.99,
+  reinforcement: 0.1,
+  outdatedAfterSessions: 10,
+  archiveAfterSessions: 40,
+  delivery: 'stdout',
+};
+
+type NumericKey = Exclude<keyof ProjectionSettings, 'delivery'>;
+
+/** git config key (lower case, as `git config --get-regexp` prints it) → setting, with its valid range. */
+const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max: number; integer?: boolean }> = [
+  { key: 'cortex.budget', field: 'budgetTokens', min: 100, max: 100_000, integer: true },
+  { key: 'cortex.minconfidence', field: 'minConfidence', min: 0, max: 1 },
+  { key: 'cortex.decayperhour', field: 'decayPerHour', min: 0, max: 1 },
+  { key: 'cortex.reinforcement', field: 'reinforcement', min: 0, max: 1 },
+  { key: 'cortex.outdatedaftersessions', field: 'outdatedAfterSessions', min: 1, max: 100_000, integer: true },
+  { key: 'cortex.archiveaftersessions', field: 'archiveAfterSessions', min: 1, max: 100_000, integer: true },
+];
+
+export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing'];
+
+/** Settings from config pairs; a bad value keeps its default and yields a one-line problem. */
+export function parseSettings(config: Readonly<Record<string, string>>): { settings: ProjectionSettings; problems: string[] } {
+  const settings: ProjectionSettings = { ...DEFAULT_SETTINGS };
+  const problems: string[] = [];
+  for (const { key, field, min, max, integer } of NUMERIC) {
+    const raw = config[key];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      problems.push(`git config ${key} = ${JSON.stringify(raw)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}; using ${DEFAULT_SETTINGS[field]}`);
+      continue;
+    }
+    settings[field] = value;
+  }
+  const delivery = config['cortex.briefing']?.trim().toLowerCase();
+  if (delivery === 'stdout' || delivery === 'rules') settings.delivery = delivery;
+  else if (delivery !== undefined) problems.push(`git config cortex.briefing = ${JSON.stringify(delivery)} must be "stdout" or "rules"; using stdout`);
+  return { settings, problems };
+}

@@ -1,0 +1,44 @@
+import type { CortexEvent } from '../events/types.js';
+
+/**
+ * Branch alignment: which events belong to the line of history HEAD is on. The I/O shell asks
+ * git the ancestry questions once and hands the answers in as sets, so this stays pure.
+ *
+ * An event records the branch and the HEAD commit it was captured at. It is visible when:
+ * - it was captured on the current branch, or
+ * - its commit is an ancestor of HEAD, and the work that followed it on its own branch is too.
+ *
+ * The second condition is what keeps a decision made on a fresh feature branch (whose recorded
+ * commit is still the branch point, an ancestor of main) off `main` until the feature's next
+ * commit is merged. `unmerged` holds, per branch, the commits in HEAD's history whose child on that
+ * branch is not (yet) in HEAD's history.
+ */
+export interface BranchView {
+  /** The current branch, or null when HEAD is detached. */
+  branch: string | null;
+  /** Every commit reachable from HEAD. */
+  ancestors: ReadonlySet<string>;
+  /** branch name → commits of HEAD's history followed on that branch by commits HEAD lacks. */
+  unmerged: ReadonlyMap<string, ReadonlySet<string>>;
+  /** `--all`: ignore alignment. */
+  all?: boolean;
+}
+
+export function isVisible(event: CortexEvent, view: BranchView): boolean {
+  if (view.all) return true;
+  if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
+  if (event.branch !== null && event.branch === view.branch) return true;
+  if (event.commit === null || !view.ancestors.has(event.commit)) return false;
+  return !(event.branch !== null && view.unmerged.get(event.branch)?.has(event.commit));
+}
+
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view));
+
+/** The other branches whose events sit on HEAD's history: the ones the shell must ask git about. */
+export function branchesToCheck(events: readonly CortexEvent[], view: Pick<BranchView, 'branch' | 'ancestors'>): string[] {
+  const branches = new Set<string>();
+  for (const e of events) {
+    if (e.branch !== null && e.branch !== view.branch && e.commit !== null && view.ancestors.has(e.commit)) branches.add(e.branch);
+  }
+  return [...branches].sort();
+}

@@ -1,0 +1,32 @@
+import type { CortexEvent } from '../events/types.js';
+import { readRef } from '../git/refs.js';
+import { readHead, type HeadState, type Repo } from '../git/repo.js';
+import { gitOutput } from '../git/run-git.js';
+import { branchesToCheck, type BranchView } from '../projections/visibility.js';
+
+/**
+ * The ancestry answers branch alignment needs, asked of git once per view: every commit
+ * reachable from HEAD, and for each other branch with events on that history, which of its
+ * fork points are followed by commits HEAD does not have.
+ */
+export async function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean } = {}): Promise<BranchView & { head: HeadState }> {
+  const head = await readHead(repo);
+  if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
+  const cwd = repo.workTree ?? repo.gitDir;
+  const ancestors = new Set<string>();
+  if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
+
+  const unmerged = new Map<string, Set<string>>();
+  await Promise.all(
+    branchesToCheck(events, { branch: head.branch, ancestors }).map(async (branch) => {
+      const tip = await readRef(repo.commonDir, `refs/heads/${branch}`);
+      // Gone (deleted after merging, usually) or wholly merged: its events follow their commits.
+      if (!tip || ancestors.has(tip)) return;
+      const forks = new Set<string>();
+      const out = await gitOutput(['rev-list', '--parents', tip, '--not', head.commit as string], { cwd });
+      for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
+      unmerged.set(branch, forks);
+    }),
+  );
+  return { head, branch: head.branch, ancestors, unmerged };
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readHead } from '../git/repo.js';
+import { readTip } from '../journal/tip.js';
+import type { Journal } from '../journal/journal.js';
+import type { Briefing } from '../projections/render-briefing.js';
+import type { ProjectionSettings } from '../projections/settings.js';
+import { VERSION } from '../version.js';
+
+/**
+ * The briefing as delivered: computed from memory, or read from a small cache keyed by
+ * everything it depends on (journal tip, HEAD, budget, settings, the dependency manifests), so a
+ * SessionStart with nothing new costs a few file reads and never loads the projection code.
+ */
+export interface BriefingRequest {
+  budgetTokens?: number;
+  maxChars?: number;
+}
+
+/** Claude Code caps hook output at 10,000 characters; a briefing delivered by a hook stays clear of it. */
+export const HOOK_MAX_CHARS = 9_500;
+
+const MANIFESTS = ['package.json', 'pyproject.toml', 'requirements.txt', 'Cargo.toml', 'go.mod'];
+const KEPT = 4;
+
+async function cacheKey(journal: Journal, settings: ProjectionSettings, request: BriefingRequest): Promise<string> {
+  const root = journal.repo.workTree;
+  const [tip, head, manifestStamps] = await Promise.all([
+    readTip(journal.store),
+    readHead(journal.repo),
+    root ? Promise.all(MANIFESTS.map((m) => stat(join(root, m)).then((s) => s.mtimeMs, () => 0))) : Promise.resolve([]),
+  ]);
+  const parts = [VERSION, tip, head.branch, head.commit, request.budgetTokens ?? settings.budgetTokens, request.maxChars ?? '', JSON.stringify(settings), manifestStamps.join(',')];
+  return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
+}
+
+type CacheFile = Record<string, { briefing: Briefing; used: number }>;
+const cachePath = (journal: Journal) => join(journal.cacheDir.path, 'briefings.json');
+
+export async function readBriefing(journal: Journal, settings: ProjectionSettings, request: BriefingRequest = {}): Promise<{ briefing: Briefing; cached: boolean }> {
+  const key = await cacheKey(journal, settings, request);
+  let cache: CacheFile = {};
+  try {
+    cache = JSON.parse(await readFile(cachePath(journal), 'utf8')) as CacheFile;
+  } catch {
+    // no cache, or an unreadable one: rebuild
+  }
+  const hit = cache[key];
+  if (hit) return { briefing: hit.briefing, cached: true };
+
+  const { computeBriefing } = await import('./compute-briefing.js');
+  const briefing = await computeBriefing(journal, { budgetTokens: request.budgetTokens ?? settings.budgetTokens, maxChars: request.maxChars });
+  const entries = Object.entries({ ...cache, [key]: { briefing, used: Date.now() } })
+    .sort((a, b) => b[1].used - a[1].used)
+    .slice(0, KEPT);
+  await mkdir(journal.cacheDir.path, { recursive: true });
+  const temp = `${cachePath(journal)}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify(Object.fromEntries(entries)));
+  await rename(temp, cachePath(journal));
+  return { briefing, cached: false };
+}
