@@ -1,0 +1,208 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
+import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
+
+interface DecisionJson {
+  id: string;
+  type: string;
+  content: string;
+  tier: string;
+}
+interface BriefingJson {
+  markdown: string;
+  tokens: number;
+  chars: number;
+  budget: number;
+  sections: Array<{ name: string; shown: number; omitted: number }>;
+}
+
+const remember = (dir: string, text: string, ...args: string[]) => {
+  const result = cortex(dir, ['remember', text, ...args, '--json']);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout) as { id: string };
+};
+const decisions = (dir: string, ...args: string[]) => cortexJson<DecisionJson[]>(dir, ['decisions', ...args]).map((d) => d.content);
+const commit = (dir: string, files: Record<string, string>, message: string) => {
+  writeTree(dir, files);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+};
+const sessionStart = (dir: string, source: string) => cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 'new-session', transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source }) });
+
+describe('branch alignment', () => {
+  it('a decision made on a feature branch shows on main exactly when the branch is merged', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude']);
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Use Redis for the cache', '-t', 'decision');
+    commit(dir, { 'cache.ts': 'export {}\n' }, 'add cache');
+    remember(dir, 'Evict with LRU, not LFU', '-t', 'decision');
+
+    expect(decisions(dir).sort()).toEqual(['Evict with LRU, not LFU', 'Use Postgres for storage', 'Use Redis for the cache']);
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+    expect(decisions(dir, '--all')).toHaveLength(3);
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).not.toContain('Redis');
+
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    expect(decisions(dir).sort()).toEqual(['Evict with LRU, not LFU', 'Use Postgres for storage', 'Use Redis for the cache']);
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Use Redis for the cache');
+  });
+
+  it('decisions made on main before branching show on the branch; an old commit sees what was decided up to it', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Tabs, not spaces', '-t', 'decision');
+    commit(dir, { 'a.txt': '2' }, 'two');
+    const second = git(dir, 'rev-parse', 'HEAD').trim();
+    remember(dir, 'Squash merges only', '-t', 'decision');
+    commit(dir, { 'a.txt': '3' }, 'three');
+    git(dir, 'checkout', '-q', '-b', 'topic');
+    expect(decisions(dir).sort()).toEqual(['Squash merges only', 'Tabs, not spaces']);
+    // Each decision was made while HEAD was at the commit before the one that followed it.
+    git(dir, 'checkout', '-q', '--detach', second);
+    expect(decisions(dir)).toEqual(['Tabs, not spaces']);
+  });
+});
+
+describe('changing memory', () => {
+  it('a forgotten or superseded decision never appears as current, in the briefing or the files', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const rest = remember(dir, 'Use REST for the public API', '-t', 'decision');
+    const mongo = remember(dir, 'Use MongoDB for events', '-t', 'decision');
+    expect(cortex(dir, ['forget', mongo.id.slice(0, 10), '--why', 'we went relational']).code).toBe(0);
+    expect(cortex(dir, ['remember', 'Use GraphQL for the public API', '-t', 'decision', '--supersedes', rest.id]).code).toBe(0);
+
+    expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
+    const md = cortexJson<BriefingJson>(dir, ['briefing']).markdown;
+    expect(md).not.toContain('MongoDB');
+    expect(md).not.toContain('REST');
+    expect(cortex(dir, ['projections', '--write']).code).toBe(0);
+    const file = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(file).toContain('Use GraphQL for the public API');
+    expect(file).not.toContain('MongoDB');
+    expect(file).not.toContain('Use REST');
+    expect(readFileSync(join(dir, '.cortex', 'decisions-archive.md'), 'utf8')).toContain('Use REST for the public API');
+  });
+
+  it('forget says what to do with an unknown or ambiguous id, and stores nothing', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'One', '-t', 'decision');
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+    const unknown = cortex(dir, ['forget', 'ZZZZZZZZ']);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: no memory with id ZZZZZZZZ .*\n$/) });
+    expect(cortex(dir, ['forget', '01']).stderr).toMatch(/at least 6 characters/);
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+  });
+});
+
+describe('the plan', () => {
+  it('shows the active plan with each step and where the work stands; a finished plan is not active', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const lines = [
+      { type: 'plan_created', content: 'Plan: migrate the queue', meta: { plan_id: 'q', steps: ['schema', 'backfill', 'switch reads', 'drop old table'] } },
+      { type: 'plan_step_completed', content: 'schema', meta: { plan_id: 'q', step: 1 } },
+      { type: 'plan_step_completed', content: 'backfill', meta: { plan_id: 'q', step: '2' } },
+    ];
+    expect(cortex(dir, ['import', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') }).code).toBe(0);
+    const plan = cortexJson<{ title: string; current: number; steps: Array<{ text: string; done: boolean }> }>(dir, ['plan']);
+    expect(plan).toMatchObject({ title: 'migrate the queue', current: 3 });
+    expect(cortex(dir, ['plan']).stdout).toMatch(/→\s+3\. switch reads {2}← you are here/);
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toMatch(/3\. \*\*→ switch reads\*\* ← you are here/);
+
+    const finish = [3, 4].map((step) => JSON.stringify({ type: 'plan_step_completed', content: `step ${step}`, meta: { plan_id: 'q', step } }));
+    cortex(dir, ['import', '-'], { input: finish.join('\n') });
+    expect(cortex(dir, ['plan', '--json']).stdout.trim()).toBe('null');
+    expect(cortex(dir, ['plan']).stdout).toBe('No plan in progress on this branch.\n');
+  });
+});
+
+describe('the briefing through the SessionStart hook', () => {
+  it('is printed for startup, resume, clear and compact, with a copy in .git/cortex; nothing when memory is empty', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    expect(sessionStart(dir, 'startup')).toMatchObject({ code: 0, stdout: '' });
+    remember(dir, 'Use Postgres for storage', '-t', 'decision', '--why', 'we need transactions');
+    for (const source of ['startup', 'resume', 'clear', 'compact']) {
+      const result = sessionStart(dir, source);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('**Use Postgres for storage** — because we need transactions');
+      expect(result.stdout.length).toBeLessThanOrEqual(9500);
+    }
+    expect(readFileSync(join(dir, '.git', 'cortex', 'briefing.md'), 'utf8')).toBe(sessionStart(dir, 'startup').stdout);
+    expect(cortex(dir, ['briefing']).stdout).toBe(sessionStart(dir, 'startup').stdout);
+  });
+
+  it('with cortex.briefing=rules writes .claude/rules/cortex-briefing.md (ignored by git) and prints nothing; never both', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    git(dir, 'config', 'cortex.briefing', 'rules');
+    const rules = join(dir, '.claude', 'rules', 'cortex-briefing.md');
+    expect(sessionStart(dir, 'startup')).toMatchObject({ code: 0, stdout: '' });
+    expect(readFileSync(rules, 'utf8')).toContain('Use Postgres for storage');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+
+    git(dir, 'config', 'cortex.briefing', 'stdout');
+    expect(sessionStart(dir, 'startup').stdout).toContain('Use Postgres for storage');
+    expect(existsSync(rules)).toBe(false);
+  });
+
+  it('follows new memory and a new HEAD (the cache is keyed by both), and survives deleting .git/cortex', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'First decision', '-t', 'decision');
+    expect(sessionStart(dir, 'startup').stdout).toContain('First decision');
+    remember(dir, 'Second decision', '-t', 'decision');
+    expect(sessionStart(dir, 'startup').stdout).toContain('Second decision');
+    rmSync(join(dir, '.git', 'cortex'), { recursive: true, force: true });
+    expect(sessionStart(dir, 'startup').stdout).toContain('Second decision');
+  });
+});
+
+describe('reality checks, end to end', () => {
+  it('warn about a removed file and a replaced dependency, and stay quiet otherwise', () => {
+    const dir = tempRepo({ files: { 'package.json': JSON.stringify({ dependencies: { redis: '^4' } }), 'src/queue.ts': 'export {}\n' } });
+    remember(dir, 'Use Redis for the job queue in src/queue.ts', '-t', 'decision');
+    const quiet = cortexJson<BriefingJson>(dir, ['briefing']);
+    expect(quiet.sections.find((s) => s.name === 'warnings')).toEqual({ name: 'warnings', shown: 0, omitted: 0 });
+    expect(quiet.markdown).not.toContain('## Check first');
+
+    git(dir, 'rm', '-q', 'src/queue.ts');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ dependencies: { memcached: '^2' } }));
+    git(dir, 'commit', '-qam', 'switch to memcached');
+    const md = cortexJson<BriefingJson>(dir, ['briefing']).markdown;
+    expect(md).toContain('## Check first');
+    expect(md).toContain('src/queue.ts no longer exists');
+    expect(md).toContain('relies on Redis, but package.json no longer lists it');
+  });
+});
+
+describe('the tracked files', () => {
+  it('projections --write is idempotent and byte-identical on a fresh clone with the same journal', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Use Postgres', '-t', 'decision', '--why', 'transactions');
+    remember(dir, 'Rejected MongoDB', '-t', 'rejected', '--why', 'no joins');
+    expect(cortexJson<{ written: string[] }>(dir, ['projections', '--write']).written).toEqual(['.cortex/decisions.md', '.cortex/decisions-archive.md', '.cortex/active-plan.md']);
+    expect(cortexJson<{ written: string[] }>(dir, ['projections', '--write']).written).toEqual([]);
+    commit(dir, {}, 'projections');
+
+    const clone = join(tempDir(), 'clone');
+    git(dir, 'clone', '-q', dir, clone);
+    git(clone, 'fetch', '-q', 'origin', 'cortex/journal:cortex/journal');
+    git(clone, 'config', 'user.email', 'other@example.com');
+    expect(cortexJson<{ written: string[] }>(clone, ['projections', '--write']).written).toEqual([]);
+    expect(readFileSync(join(clone, '.cortex', 'decisions.md'), 'utf8')).toBe(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8'));
+  });
+
+  it('the Stop hook regenerates them when it captured a decision', async () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([assistant("I'll go with Postgres rather than SQLite since we need concurrent writers."), toolUse('t1', 'Edit', { file_path: join(dir, 'a.txt'), old_string: '1', new_string: '2' }), toolResult('t1', 'ok')]));
+    const result = cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    const file = join(dir, '.cortex', 'decisions.md');
+    for (let waited = 0; waited < 15_000 && !(existsSync(file) && readFileSync(file, 'utf8').includes('Postgres')); waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(file, 'utf8')).toContain("I'll go with Postgres rather than SQLite since we need concurrent writers.");
+  });
+});

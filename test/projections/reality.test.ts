@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { CortexEvent } from '../../src/events/types.js';
+import { foldMemory } from '../../src/projections/fold.js';
+import { parseDependencies, pathsIn, realityChecks, type RepoFacts } from '../../src/projections/reality.js';
+import { DEFAULT_SETTINGS } from '../../src/projections/settings.js';
+import { makeEvent } from '../helpers/events.js';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const facts = (overrides: Partial<RepoFacts> = {}): RepoFacts => ({ branch: 'main', detached: false, missingFiles: new Set(), manifests: [], commitsByOthers: [], ...overrides });
+const check = (events: CortexEvent[], f: RepoFacts) => {
+  const state = foldMemory(events, DEFAULT_SETTINGS, NOW);
+  return realityChecks(state, f, [...state.decisions, ...state.rejections, ...state.recent]);
+};
+const pkg = (deps: Record<string, string>) => ({ path: 'package.json', text: JSON.stringify({ dependencies: deps }) });
+
+describe('reality checks', () => {
+  const redis = makeEvent({ type: 'decision', content: 'Use Redis for the job queue', meta: { files: ['src/queue.ts'] } }, { branch: 'main' });
+
+  it('stay quiet when memory and the repository agree', () => {
+    expect(check([redis], facts({ manifests: [pkg({ ioredis: '^5' })] }))).toEqual([]);
+  });
+
+  it('fire on a referenced file that no longer exists', () => {
+    const warnings = check([redis], facts({ missingFiles: new Set(['src/queue.ts']) }));
+    expect(warnings).toEqual([{ kind: 'missing-file', text: expect.stringContaining('src/queue.ts no longer exists') }]);
+  });
+
+  it('fire on a dependency that was replaced, in every manifest format', () => {
+    const manifests = [
+      pkg({ memcached: '^2' }),
+      { path: 'requirements.txt', text: 'pymemcache==4.0\n# redis was here\n' },
+      { path: 'pyproject.toml', text: '[project]\ndependencies = [\n  "pymemcache>=4",\n]\n' },
+      { path: 'Cargo.toml', text: '[dependencies]\nmemcache = "0.17"\n' },
+      { path: 'go.mod', text: 'module x\n\nrequire (\n\tgithub.com/bradfitz/gomemcache v0.0.0\n)\n' },
+    ];
+    for (const manifest of manifests) {
+      const warnings = check([redis], facts({ manifests: [manifest] }));
+      expect(warnings.map((w) => w.kind), manifest.path).toEqual(['dependency']);
+      expect(warnings[0]?.text).toContain(`relies on Redis, but ${manifest.path} no longer lists it`);
+    }
+  });
+
+  it('fire when a rejected technology is back in the dependencies', () => {
+    const rejected = makeEvent({ type: 'rejected', content: 'Rejected Moment.js: too big for the bundle' });
+    expect(check([rejected], facts({ manifests: [pkg({ moment: '^2' })] })).map((w) => w.kind)).toEqual(['dependency']);
+    expect(check([rejected], facts({ manifests: [pkg({ 'date-fns': '^3' })] }))).toEqual([]);
+  });
+
+  it('do not guess: no manifest of the ecosystem, or an ORM that can sit on any database, proves nothing', () => {
+    const pg = makeEvent({ type: 'decision', content: 'Use Postgres for storage' });
+    expect(check([pg], facts({ manifests: [{ path: 'go.mod', text: 'module x\n' }] })).map((w) => w.kind)).toEqual(['dependency']);
+    expect(check([pg], facts({ manifests: [pkg({ prisma: '^5' })] }))).toEqual([]);
+    expect(check([pg], facts())).toEqual([]);
+  });
+
+  it('say which branch the last session was on, and who committed since', () => {
+    const onFeature = makeEvent({ type: 'learned', content: 'x', session: 's1' }, { session: 's1', branch: 'feature' });
+    const warnings = check([onFeature], facts({ branch: 'main', commitsByOthers: [{ author: 'bob@example.com', subject: 'Switch to pnpm' }] }));
+    expect(warnings.map((w) => w.text)).toEqual(['You are on branch main; the last session worked on feature.', '1 commit by bob@example.com since the last session: "Switch to pnpm".']);
+  });
+});
+
+describe('parsing manifests and paths', () => {
+  it('reads dependency names from each manifest format', () => {
+    const deps = parseDependencies([
+      { path: 'package.json', text: '{"dependencies":{"A":"1"},"devDependencies":{"vitest":"4"}}' },
+      { path: 'pyproject.toml', text: '[tool.poetry.dependencies]\npython = "^3.11"\nFastAPI = "^0.1"\n' },
+      { path: 'go.mod', text: 'require github.com/spf13/cobra/v2 v2.0.0\n' },
+      { path: 'package.json', text: 'not json' },
+    ]);
+    expect([...(deps.get('npm') ?? [])]).toEqual(['a', 'vitest']);
+    expect(deps.get('pypi')?.has('fastapi')).toBe(true);
+    expect(deps.get('go')?.has('github.com/spf13/cobra')).toBe(true);
+  });
+
+  it('finds repository paths in text, not URLs or versions', () => {
+    expect(pathsIn('Moved the retry into `src/queue/retry.ts` and docs/README.md. See https://x.io/a/b.html, v1.2/3.4')).toEqual(['src/queue/retry.ts', 'docs/README.md']);
+  });
+});
