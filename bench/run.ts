@@ -2,12 +2,14 @@
  * `npm run bench`: the project's benchmark harness (not tests). Builds journals in temp repos and
  * prints one JSON document with the numbers each issue's budgets are judged by.
  *   BENCH_SIZES=1000,10000   limit the journal sizes (default 1000,10000,100000)
- *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture)
+ *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture, projections)
+ *   BENCH_PROJECTIONS_EVENTS journal size behind the SessionStart scenario (default 100000)
  *   BENCH_CAPTURE_JOURNAL    journal size behind the capture scenario (default 10000)
  */
 import { cpus } from 'node:os';
 import { benchCapture } from './capture.js';
 import { benchJournal } from './journal.js';
+import { benchMergeConflicts, benchSessionStart } from './projections.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const only = process.env.BENCH_ONLY?.split(',');
@@ -30,6 +32,14 @@ if (wanted('journal')) {
 if (wanted('capture')) {
   process.stderr.write('bench: capture (stop hook, extract throughput, quality)…\n');
   report.capture = await benchCapture(Number(process.env.BENCH_CAPTURE_JOURNAL ?? 10_000));
+}
+
+if (wanted('projections')) {
+  process.stderr.write('bench: projections (SessionStart hook, plain git merges of decisions.md)…\n');
+  report.projections = {
+    sessionStart: await benchSessionStart(Number(process.env.BENCH_PROJECTIONS_EVENTS ?? 100_000)),
+    plainGitMerge: benchMergeConflicts(100),
+  };
 }
 
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -75,12 +75,20 @@ function emptyMeta(ref: string, tip: string | null): CacheMeta {
   return { format: FORMAT, ref, tip, file: 'events-0.jsonl', bytes: 0, lastKey: null, total: 0, counts: {}, shards: {}, problems: [] };
 }
 
+/**
+ * The events of the generation this process just wrote, kept so that reading them back right
+ * after a rebuild (the usual next step) does not parse the file it came from.
+ */
+let justWritten: { file: string; bytes: number; events: readonly CortexEvent[] } | null = null;
+
 async function writeGeneration(dir: CacheDir, meta: CacheMeta, events: readonly CortexEvent[]): Promise<CacheMeta> {
   const file = `events-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}.jsonl`;
   const text = serializeEvents(events);
   await writeAtomically(join(dir.path, file), text);
   const last = events[events.length - 1];
-  return { ...meta, file, bytes: Buffer.byteLength(text), lastKey: last ? sortKey(last) : null, total: events.length, counts: countTypes(events) };
+  const bytes = Buffer.byteLength(text);
+  justWritten = { file, bytes, events };
+  return { ...meta, file, bytes, lastKey: last ? sortKey(last) : null, total: events.length, counts: countTypes(events) };
 }
 
 async function rebuild(store: JournalStore, dir: CacheDir, tip: string): Promise<CacheMeta> {
@@ -173,6 +181,7 @@ async function readEventsFile(dir: CacheDir, meta: CacheMeta): Promise<string> {
 
 /** Every cached event, oldest first. Lines were validated when the cache was built. */
 export async function readCachedEvents(dir: CacheDir, meta: CacheMeta): Promise<CortexEvent[]> {
+  if (justWritten && justWritten.file === meta.file && justWritten.bytes === meta.bytes) return [...justWritten.events];
   const text = await readEventsFile(dir, meta);
   const events: CortexEvent[] = [];
   let start = 0;

@@ -96,7 +96,9 @@ function filesOf(e: CortexEvent): string[] {
 }
 
 export function foldMemory(allEvents: readonly CortexEvent[], settings: ProjectionSettings, now: Date): MemoryState {
-  const events = [...allEvents].sort(compareEvents);
+  // Journal reads come sorted already; sorting 100K events again costs more than checking.
+  const sorted = allEvents.every((e, i) => i === 0 || compareEvents(allEvents[i - 1] as CortexEvent, e) <= 0);
+  const events = sorted ? allEvents : [...allEvents].sort(compareEvents);
   const retracted = new Set<string>();
   const amended = new Map<string, { content: string; ts: string }>();
   const superseded = new Map<string, string>();
