@@ -84,7 +84,7 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   // The tracked files follow memory at the end of a turn and before compaction, and only when
   // something they show was captured (file and command events never change them).
   if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0) {
-    if (repo.workTree && startInBackground(['projections', '--write', '--quiet'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) {
+    if (repo.workTree && !process.env.CORTEX_FOREGROUND && startInBackground(['projections', '--write', '--quiet'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) {
       summary += '; regenerating .cortex/ in the background';
     } else {
       const { regenerateProjections } = await import('../workspace/regenerate.js');

@@ -1,28 +1,70 @@
 /**
- * `npm run demo`: replays a multi-session story into a fresh temporary repository through the
- * built CLI, exactly as a user would run it, and prints what Cortex remembers.
+ * `npm run demo`: a fresh temporary repository, three Claude Code sessions replayed through the
+ * real hooks (SessionStart, Stop) with real transcript records and real commits, on main and on
+ * a feature branch; then what Cortex gives back: the briefing the next session starts from, the
+ * decisions on each branch, the plan, and the tracked files.
  *   --keep   leave the temporary repository in place to explore it
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STORY } from './story.js';
+import { STORY, type Step, type StorySession } from './story.js';
 
 const CLI = fileURLToPath(new URL('./cli.js', import.meta.url));
 const keep = process.argv.includes('--keep');
-const bold = (text: string) => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[22m` : text);
+const tty = process.stdout.isTTY;
+const bold = (text: string) => (tty ? `\u001b[1m${text}\u001b[22m` : text);
+const dim = (text: string) => (tty ? `\u001b[2m${text}\u001b[22m` : text);
 
 const dir = mkdtempSync(join(tmpdir(), 'cortex-demo-'));
-const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
-const cortex = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { cwd: dir, env, encoding: 'utf8' });
+const transcripts = mkdtempSync(join(tmpdir(), 'cortex-demo-transcripts-'));
+// The hooks regenerate .cortex/ in process here, so the demo can show the files at once.
+const baseEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', CORTEX_FOREGROUND: '1', NO_COLOR: tty ? process.env.NO_COLOR : '1' };
+const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: baseEnv, encoding: 'utf8' });
+const run = (args: string[], options: { input?: string; author?: string } = {}) =>
+  execFileSync(process.execPath, [CLI, ...args], { cwd: dir, env: { ...baseEnv, ...(options.author ? { GIT_AUTHOR_EMAIL: options.author } : {}) }, input: options.input, encoding: 'utf8' });
 
-function show(title: string, command: string[]): void {
-  const shown = command.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
-  process.stdout.write(`\n${bold(`$ cortex ${shown}`)}   ${title}\n`);
-  process.stdout.write(cortex(...command));
+function show(title: string, args: string[]): void {
+  process.stdout.write(`\n${bold(`$ cortex ${args.join(' ')}`)}   ${dim(title)}\n`);
+  process.stdout.write(run(args));
+}
+
+/** The transcript lines Claude Code writes for one step (TRANSCRIPTS.md, 2.x shape). */
+function lines(session: StorySession, step: Step, n: number): object[] {
+  const base = { sessionId: session.id, cwd: dir, gitBranch: session.branch, version: '2.1.39', isSidechain: false, userType: 'external', timestamp: new Date(Date.now() + n).toISOString() };
+  const id = `toolu_${session.id.slice(0, 8)}_${n}`;
+  const assistant = (content: object[]) => ({ ...base, type: 'assistant', uuid: `${id}-a`, message: { id: `msg_${id}`, type: 'message', role: 'assistant', content } });
+  const result = (extra: object) => ({ ...base, type: 'user', uuid: `${id}-r`, ...extra, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+  if ('user' in step) return [{ ...base, type: 'user', uuid: `${id}-u`, message: { role: 'user', content: step.user } }];
+  if ('say' in step) return [assistant([{ type: 'text', text: step.say }])];
+  if ('todos' in step) {
+    const input = { todos: step.todos.map(([content, status]) => ({ content, status, activeForm: content })) };
+    return [assistant([{ type: 'tool_use', id, name: 'TodoWrite', input }]), result({ toolUseResult: { newTodos: input.todos } })];
+  }
+  const path = join(dir, step.edit);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, step.content);
+  return [assistant([{ type: 'tool_use', id, name: 'Write', input: { file_path: path, content: step.content } }]), result({ toolUseResult: { type: 'create', filePath: path } })];
+}
+
+function replay(session: StorySession): void {
+  const transcript = join(transcripts, `${session.id}.jsonl`);
+  writeFileSync(transcript, '');
+  const payload = (event: string, extra: object = {}) => JSON.stringify({ session_id: session.id, transcript_path: transcript, cwd: dir, hook_event_name: event, ...extra });
+  process.stdout.write(`\n${bold(`── Session ${session.id} · ${session.author} on ${session.branch} ──`)}\n`);
+  const briefing = run(['hook', 'session-start'], { input: payload('SessionStart', { source: 'startup' }), author: session.author });
+  process.stdout.write(briefing ? dim(`SessionStart hook gave Claude a ${briefing.length}-character briefing (shown at the end).\n`) : dim('SessionStart hook: nothing remembered yet, so nothing printed.\n'));
+  let n = 0;
+  for (const turn of session.turns) {
+    for (const step of turn) for (const line of lines(session, step, n++)) appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+    run(['hook', 'stop'], { input: payload('Stop', { stop_hook_active: false }), author: session.author });
+  }
+  run(['hook', 'session-end'], { input: payload('SessionEnd', { reason: 'exit' }), author: session.author });
+  git('add', '-A');
+  git('-c', `user.email=${session.author}`, 'commit', '-q', '-m', session.commit);
+  process.stdout.write(dim(`${session.turns.length} turn${session.turns.length === 1 ? "" : "s"} captured by the Stop hook; committed "${session.commit}".\n`));
 }
 
 try {
@@ -32,24 +74,27 @@ try {
   writeFileSync(join(dir, 'README.md'), '# shortener\n');
   git('add', '-A');
   git('commit', '-q', '-m', 'initial');
+  process.stdout.write(`${bold('Cortex demo')}: ${STORY.length} Claude Code sessions replayed through the hooks in ${dir}\n`);
+  show('create the journal branch and install the hooks', ['init']);
 
-  process.stdout.write(`Replaying ${STORY.length} memories from 3 sessions into ${dir}\n`);
-  show('create the journal branch', ['init']);
-  show('replay the story', ['import', storyFile()]);
-  show('one session later, a decision stated by hand', ['remember', 'Rate limiting lives in the edge proxy, not the app', '--type', 'decision', '--why', 'one place for every service']);
-  show('what was decided and rejected, newest first', ['log', '--type', 'decision,rejected']);
-  show('everything, one line each', ['log', '--oneline']);
-  show('Ben’s work only', ['log', '--author', 'ben', '--oneline']);
-  show('the journal itself', ['status']);
-  process.stdout.write(`\nYour work tree was never touched: \`git status\` is clean, and the memory lives on the branch cortex/journal.\n`);
+  for (const session of STORY) {
+    if (session.branch !== 'main') git('checkout', '-q', '-b', session.branch);
+    replay(session);
+  }
+
+  show('on the feature branch: its own decisions on top of main\'s', ['decisions']);
+  git('checkout', '-q', 'main');
+  show('back on main: the feature\'s decisions are not here until it is merged', ['decisions']);
+  git('merge', '-q', '--no-ff', '-m', 'Merge feature/slugs', 'feature/slugs');
+  show('after the merge they are', ['decisions']);
+  show('where the plan stands', ['plan']);
+  show('the briefing the next session starts from (what SessionStart prints)', ['briefing']);
+  show('the history of memory, like git log', ['log', '--oneline', '-n', '8']);
+  show('regenerate the tracked files for this HEAD', ['projections', '--write']);
+  process.stdout.write(`\n${bold('.cortex/active-plan.md')} ${dim('(tracked, reviewable in pull requests)')}\n${readFileSync(join(dir, '.cortex', 'active-plan.md'), 'utf8')}`);
+  process.stdout.write(`\nMemory lives on the branch cortex/journal; your work tree only gains .cortex/ and .claude/.\n`);
   if (keep) process.stdout.write(`Kept the repository: ${dir}\n`);
 } finally {
+  rmSync(transcripts, { recursive: true, force: true });
   if (!keep) rmSync(dir, { recursive: true, force: true });
-}
-
-function storyFile(): string {
-  const path = join(dir, '..', `${dir.split('/').pop()}-story.jsonl`);
-  writeFileSync(path, STORY.map((e) => JSON.stringify(e)).join('\n'));
-  process.on('exit', () => rmSync(path, { force: true }));
-  return path;
 }

@@ -113,7 +113,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const items = new Map<string, MemoryItem>();
   const byText = new Map<string, MemoryItem>();
   const byFile = new Map<string, MemoryItem[]>();
-  const plans = new Map<string, PlanState>();
+  const planBook = newPlanBook();
   const files = new Map<string, FileTouch>();
   const sessions = new Map<string, SessionSummary>();
   const use = (item: MemoryItem, ts: string) => {
@@ -145,7 +145,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
       continue;
     }
     if (e.type === 'plan_created' || e.type === 'plan_step_completed' || (e.type === 'task_completed' && str(e.meta.plan_id))) {
-      foldPlan(plans, e);
+      foldPlan(planBook, e);
       if (e.type !== 'task_completed') continue;
     }
     if (!PERMANENT.has(e.type) && !RECENT.has(e.type)) continue;
@@ -190,7 +190,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const byUse = (a: MemoryItem, b: MemoryItem) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
   const all = [...items.values()];
   const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byUse);
-  const planList = [...plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));
+  const planList = [...planBook.plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));
   return {
     decisions: current('decision_made'),
     rejections: current('approach_rejected'),
@@ -216,37 +216,67 @@ function upperBound(xs: readonly string[], x: string): number {
   return lo;
 }
 
-function foldPlan(plans: Map<string, PlanState>, e: CortexEvent): void {
-  const planId = str(e.meta.plan_id) ?? (e.type === 'plan_created' ? e.id : undefined);
+/**
+ * Plans across events and sessions. A plan is known by its `plan_id`; a todo list written again
+ * in a later session gets a new id from capture, so a new plan whose steps mostly match an open
+ * plan's is that plan, continued. Steps that arrive before their plan (same timestamp, or a
+ * clone's clock) wait for it.
+ */
+interface PlanBook {
+  plans: Map<string, PlanState>;
+  aliases: Map<string, string>;
+  waiting: Map<string, CortexEvent[]>;
+}
+
+const newPlanBook = (): PlanBook => ({ plans: new Map(), aliases: new Map(), waiting: new Map() });
+
+function sameSteps(a: readonly string[], b: readonly PlanStep[]): boolean {
+  const keys = new Set(b.map((s) => normalizeText(s.text)));
+  const shared = a.filter((t) => keys.has(normalizeText(t))).length;
+  return shared > 0 && shared >= Math.min(a.length, b.length) / 2;
+}
+
+function foldPlan(book: PlanBook, e: CortexEvent): void {
+  const rawId = str(e.meta.plan_id) ?? (e.type === 'plan_created' ? e.id : undefined);
+  const planId = rawId ? book.aliases.get(rawId) ?? rawId : undefined;
   // A step or a close without a plan id belongs to the plan most recently worked on.
-  const plan = planId ? plans.get(planId) : [...plans.values()].filter((p) => !p.complete).sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
+  const plan = planId ? book.plans.get(planId) : [...book.plans.values()].filter((p) => !p.complete).sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
   if (e.type === 'plan_created') {
     const steps = Array.isArray(e.meta.steps) ? e.meta.steps.map((s) => str(s)).filter((s): s is string => s !== undefined) : [];
-    if (!plan) {
-      plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null });
-      return;
+    const continued = plan ?? [...book.plans.values()].find((p) => !p.complete && sameSteps(steps, p.steps));
+    if (!continued) {
+      book.plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null });
+    } else {
+      if (continued.id !== planId) book.aliases.set(planId as string, continued.id);
+      // The same plan written again (a todo list updated): keep what was done, add what is new.
+      const done = new Set(continued.steps.filter((s) => s.done).map((s) => normalizeText(s.text)));
+      const kept = steps.map((text) => ({ text, done: done.has(normalizeText(text)) }));
+      const dropped = continued.steps.filter((s) => !steps.some((t) => normalizeText(t) === normalizeText(s.text)));
+      if (steps.length > 0) continued.steps = [...kept, ...dropped.filter((s) => s.done)];
+      continued.updated = e.ts > continued.updated ? e.ts : continued.updated;
+      continued.complete = false;
     }
-    // The same plan written again (a todo list updated): keep what was done, add what is new.
-    const done = new Set(plan.steps.filter((s) => s.done).map((s) => normalizeText(s.text)));
-    const kept = steps.map((text) => ({ text, done: done.has(normalizeText(text)) }));
-    const dropped = plan.steps.filter((s) => !steps.some((t) => normalizeText(t) === normalizeText(s.text)));
-    plan.steps = steps.length > 0 ? [...kept, ...dropped.filter((s) => s.done)] : plan.steps;
-    plan.updated = e.ts;
-    plan.complete = false;
+    for (const step of book.waiting.get(planId as string) ?? []) foldPlan(book, step);
+    book.waiting.delete(planId as string);
     return;
   }
-  if (!plan) return;
-  plan.updated = e.ts;
+  if (!plan) {
+    if (planId) book.waiting.set(planId, [...(book.waiting.get(planId) ?? []), e]);
+    return;
+  }
+  if (e.ts > plan.updated) plan.updated = e.ts;
   if (e.type === 'task_completed') {
     plan.complete = true;
     return;
   }
   const step = e.meta.step;
   const position = typeof step === 'number' ? step : typeof step === 'string' && /^\d+$/.test(step.trim()) ? Number(step) : NaN;
-  const byText = normalizeText(typeof step === 'string' && Number.isNaN(position) ? step : e.content);
-  let index = Number.isInteger(position) && position >= 1 && position <= plan.steps.length ? position - 1 : plan.steps.findIndex((s) => normalizeText(s.text) === byText);
+  const stepText = typeof step === 'string' && Number.isNaN(position) ? step : e.content;
+  // By text first: positions shift when a continued list was reordered; the number is the fallback.
+  let index = plan.steps.findIndex((s) => normalizeText(s.text) === normalizeText(stepText));
+  if (index === -1 && Number.isInteger(position) && position >= 1 && position <= plan.steps.length) index = position - 1;
   if (index === -1) {
-    plan.steps.push({ text: typeof step === 'string' && Number.isNaN(position) ? step : e.content, done: false });
+    plan.steps.push({ text: stepText, done: false });
     index = plan.steps.length - 1;
   }
   (plan.steps[index] as PlanStep).done = true;
@@ -261,6 +291,7 @@ function finishPlan(plan: PlanState): PlanState {
 /** "Plan: a; b; c" (what capture writes) → a readable title. */
 export function planTitle(content: string): string {
   const text = content.replace(/^plan:\s*/i, '').trim();
-  const first = text.split(/;\s+/)[0] ?? text;
-  return first.length > 100 ? `${first.slice(0, 99)}…` : first;
+  const steps = text.split(/;\s+/);
+  const title = steps.length > 2 ? `${steps.slice(0, 2).join('; ')}; …` : text;
+  return title.length > 100 ? `${title.slice(0, 99)}…` : title;
 }

@@ -95,4 +95,18 @@ describe('foldMemory: plans', () => {
     expect(state.activePlan?.id).toBe('new');
     expect(state.activePlan?.steps).toEqual([{ text: 'a', done: true }, { text: 'b', done: false }, { text: 'c', done: false }]);
   });
+
+  it('a step recorded before its plan (same timestamp, another clone\'s clock) still counts', () => {
+    const created = plan('p', ['a', 'b', 'c']);
+    const done = makeEvent({ type: 'plan_step_completed', content: 'a', ts: created.ts, meta: { plan_id: 'p', step: 1 } });
+    expect(fold([done, created]).activePlan).toMatchObject({ id: 'p', current: 1 });
+  });
+
+  it('a todo list written again in a later session continues the same plan', () => {
+    const first = plan('monday', ['schema', 'api', 'redirects', 'rate limits'], 'monday');
+    const events = [first, step('monday', 1), plan('wednesday', ['schema', 'api', 'redirects', 'rate limits'], 'wednesday'), at({ type: 'plan_step_completed', content: 'api', meta: { plan_id: 'wednesday', step: 2 } }, 'wednesday')];
+    const state = fold(events);
+    expect(state.plans).toHaveLength(1);
+    expect(state.activePlan).toMatchObject({ id: 'monday', current: 2, title: 'schema; api; …' });
+  });
 });
