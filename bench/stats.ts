@@ -19,3 +19,10 @@ export async function sample(runs: number, fn: () => Promise<unknown> | unknown)
   for (let i = 0; i < runs; i++) samples.push((await time(fn)).ms);
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), runs };
 }
+
+/** Like `sample`, for runs with untimed setup: `fn` returns the milliseconds that count. */
+export async function sampleTimed(runs: number, fn: () => Promise<number>): Promise<{ p50: number; p95: number; runs: number }> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await fn());
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), runs };
+}
