@@ -199,10 +199,15 @@ describe('the tracked files', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     const transcript = join(tempDir(), 't.jsonl');
     writeFileSync(transcript, session([assistant("I'll go with Postgres rather than SQLite since we need concurrent writers."), toolUse('t1', 'Edit', { file_path: join(dir, 'a.txt'), old_string: '1', new_string: '2' }), toolResult('t1', 'ok')]));
-    const result = cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) });
+    // The real path: the hook returns at once and a background `cortex projections --write` follows.
+    const result = cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }), env: { CORTEX_FOREGROUND: '' } });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    const file = join(dir, '.cortex', 'decisions.md');
-    for (let waited = 0; waited < 15_000 && !(existsSync(file) && readFileSync(file, 'utf8').includes('Postgres')); waited += 100) await new Promise((r) => setTimeout(r, 100));
-    expect(readFileSync(file, 'utf8')).toContain("I'll go with Postgres rather than SQLite since we need concurrent writers.");
+    const file = join(dir, '.cortex', 'active-plan.md');
+    const lock = join(dir, '.git', 'cortex', 'projections.lock');
+    const sleep = () => new Promise((r) => setTimeout(r, 100));
+    for (let waited = 0; waited < 15_000 && !existsSync(file); waited += 100) await sleep();
+    for (let waited = 0; waited < 15_000 && existsSync(lock); waited += 100) await sleep();
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain("I'll go with Postgres rather than SQLite since we need concurrent writers.");
+    expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toMatch(/stop: stored \d+ events; regenerating \.cortex\/ in the background/);
   });
 });

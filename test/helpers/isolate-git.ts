@@ -5,3 +5,7 @@ process.env.GIT_CONFIG_NOSYSTEM = '1';
 delete process.env.GIT_AUTHOR_EMAIL;
 delete process.env.GIT_DIR;
 delete process.env.GIT_WORK_TREE;
+
+// Hooks do their .cortex/ regeneration in process during tests, so no background process outlives
+// a test and writes into a temp repository being deleted (the test of the background path opts out).
+process.env.CORTEX_FOREGROUND = '1';
