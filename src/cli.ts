@@ -10,14 +10,14 @@ const verb = process.argv[2];
 
 // Hooks run on every prompt and every stop: they skip yargs and load a bundle of their own
 // (src/hook.ts). The specifier is a variable so the CLI's bundler leaves that file separate.
-if (verb === 'hook') {
+if (verb === 'hook' || verb === 'git-hook') {
   const hookEntry = './hook.js';
   await import(hookEntry);
 }
 
 // The git spawns start before yargs is even loaded.
 const { prefetchRepo } = await import('./git/repo.js');
-const WRITING_COMMANDS = new Set(['remember', 'import', 'init', 'forget']);
+const WRITING_COMMANDS = new Set(['remember', 'import', 'init', 'forget', 'sync']);
 if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd(), { withAuthor: WRITING_COMMANDS.has(verb) });
 
 const { default: yargs } = await import('yargs');
@@ -60,7 +60,8 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (y) =>
         y.options({
           local: { type: 'boolean', describe: 'write the hooks to .claude/settings.local.json (just you) instead of .claude/settings.json (the team)' },
-          claude: { type: 'boolean', default: true, describe: 'set up .claude/ (hooks, memory-tag rules); --no-claude only creates the journal' },
+          claude: { type: 'boolean', default: true, describe: 'set up .claude/ (hooks, memory-tag rules); --no-claude leaves it alone' },
+          git: { type: 'boolean', default: true, describe: 'install the git hooks and the merge driver; --no-git leaves git alone' },
           ...jsonOption,
         }),
       (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),
@@ -110,11 +111,23 @@ function commands(cli: Argv, io: CommandIO): Argv {
     .command(
       'projections',
       'regenerate the tracked files .cortex/decisions.md, decisions-archive.md and active-plan.md',
-      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
+      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, briefing: { type: 'boolean', describe: 'also refresh the cached briefing and .git/cortex/briefing.md' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/projections.js')).runProjections(argv, io)),
     )
     .command(
-      'log',
+      'diff <range>',
+      'the decision diff of a range (base..head, or base...head for a pull request): decisions, rejections, plan progress, learnings',
+      (y) => y.positional('range', { type: 'string', demandOption: true }).options({ markdown: { type: 'boolean', describe: 'Markdown for a pull request body' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/diff.js')).runDiff({ ...argv, range: String(argv.range) }, io)),
+    )
+    .command(
+      'blame-decision <target>',
+      'the decisions behind some lines: git blame → commits → sessions → decisions (file, file:12 or file:12,20)',
+      (y) => y.positional('target', { type: 'string', demandOption: true }).options(jsonOption),
+      (argv) => run(async () => (await import('./commands/blame-decision.js')).runBlameDecision({ ...argv, target: String(argv.target) }, io)),
+    )
+    .command(
+      'log [range]',
       'show memories newest first, like git log',
       (y) =>
         y.options({
@@ -128,7 +141,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           oneline: { type: 'boolean', describe: 'one line per memory' },
           ...jsonOption,
         }),
-      (argv) => run(async () => (await import('./commands/log.js')).runLog(argv, io)),
+      (argv) => run(async () => (await import('./commands/log.js')).runLog({ ...argv, range: argv.range as string | undefined }, io)),
     )
     .command(
       'import <file>',
@@ -161,6 +174,30 @@ function commands(cli: Argv, io: CommandIO): Argv {
       'the entry point for Claude Code hooks (reads the hook JSON on stdin; always exits 0)',
       (y) => y.positional('event', { type: 'string', demandOption: true }),
       () => undefined,
+    )
+    .command(
+      'git-hook <name>',
+      'the entry point for the git hooks cortex init installs (always exits 0)',
+      (y) => y.positional('name', { type: 'string', demandOption: true }),
+      () => undefined,
+    )
+    .command(
+      'merge-driver <base> <ours> <theirs> [path]',
+      'the merge driver git calls for .cortex/*.md (%O %A %B %P): merges by entry, never leaves conflict markers',
+      (y) => y.positional('base', { type: 'string', demandOption: true }).positional('ours', { type: 'string', demandOption: true }).positional('theirs', { type: 'string', demandOption: true }).positional('path', { type: 'string' }),
+      (argv) => run(async () => (await import('./commands/merge-driver.js')).runMergeDriver({ base: String(argv.base), ours: String(argv.ours), theirs: String(argv.theirs), path: argv.path === undefined ? undefined : String(argv.path) }, io)),
+    )
+    .command(
+      'sync [remote]',
+      'fetch, unite and push the journal through an existing remote (default origin)',
+      (y) => y.positional('remote', { type: 'string' }).options({ quiet: { type: 'boolean', describe: 'print nothing' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/sync.js')).runSync({ ...argv, remote: argv.remote as string | undefined }, io)),
+    )
+    .command(
+      'uninstall',
+      'remove what cortex init added to git (hook blocks, merge driver, .gitattributes line) and .claude/; the journal stays',
+      (y) => y.options(jsonOption),
+      (argv) => run(async () => (await import('./commands/uninstall.js')).runUninstall(argv, io)),
     )
     .command(
       'status',

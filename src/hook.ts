@@ -1,14 +1,20 @@
 /**
- * The `cortex hook <event>` entry, bundled on its own into one file (dist/hook.js): hooks run on
- * every prompt and every stop, and one flat module loads measurably faster than the CLI's chunk
- * graph. Skips yargs entirely and always exits 0 (hooks fail open).
+ * The entry for `cortex hook <event>` (Claude Code) and `cortex git-hook <name>` (git), bundled
+ * on its own (dist/hook.js): hooks run on every prompt, stop, checkout and commit, and load
+ * fewer files this way than through the CLI's chunk graph. Skips yargs entirely and always
+ * exits 0 (hooks fail open).
  */
-import { runHook } from './claude/hook.js';
 import { processIO } from './commands/io.js';
 import { prefetchRepo } from './git/repo.js';
 
-// Claude Code runs hooks in the project directory, so the repository lookup starts right away,
-// alongside reading stdin (the payload's cwd is usually this one).
+// Hooks run in the repository, so the repository lookup starts right away, alongside reading stdin.
 prefetchRepo(process.cwd(), { fast: true });
-await runHook(process.argv[3], processIO());
+const io = processIO();
+if (process.argv[2] === 'git-hook') {
+  const { runGitHook } = await import('./git-hooks/run-git-hook.js');
+  await runGitHook(process.argv[3], { cwd: io.cwd, args: process.argv.slice(4), readStdin: io.readStdin, stderr: io.stderr });
+} else {
+  const { runHook } = await import('./claude/hook.js');
+  await runHook(process.argv[3], io);
+}
 process.exit(0);

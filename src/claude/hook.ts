@@ -5,6 +5,7 @@ import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } 
 import { writeHookLog } from './hook-log.js';
 import { startInBackground } from './background.js';
 import { deliverBriefing } from './deliver-briefing.js';
+import { markSessionActive, markSessionEnded } from '../git-hooks/active-session.js';
 import { isCortexError } from '../errors.js';
 
 /**
@@ -36,6 +37,9 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   // Opened only by the branches that capture: most prompts capture nothing and should cost nothing.
   const journal = () => openJournal(repo);
   const session = str(payload.session_id) ?? 'unknown-session';
+  // Commits made while a session works carry its id as a trailer (prepare-commit-msg).
+  if (event === 'SessionEnd') await markSessionEnded(cortexDir(repo), session);
+  else if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'Stop') await markSessionActive(cortexDir(repo), session);
   let outcome: CaptureOutcome;
   switch (event) {
     case 'SessionStart':

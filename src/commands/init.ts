@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { withCortexHooks } from '../claude/settings.js';
 import { CortexError } from '../errors.js';
 import { readAuthor } from '../git/repo.js';
+import { compareAndSwapRef } from '../git/refs.js';
+import { runGit } from '../git/run-git.js';
+import { installGitIntegration } from '../install/git-integration.js';
+import type { Journal } from '../journal/journal.js';
 import { initJournal } from '../journal/store.js';
+import { readTip } from '../journal/tip.js';
 import { readTemplate } from '../templates.js';
 import { writeIfChanged } from '../write-if-changed.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
@@ -11,10 +16,11 @@ import { openJournalAt, printJson, type CommandIO } from './io.js';
 export interface InitArgs {
   local?: boolean;
   claude?: boolean;
+  git?: boolean;
   json?: boolean;
 }
 
-async function readJsonObject(path: string): Promise<Record<string, unknown>> {
+export async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -31,28 +37,41 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   throw new CortexError('INVALID_INPUT', `${path} is not a JSON object; fix it (or move it away) and run cortex init again`);
 }
 
-/** Write `text` only when it differs, so a second init leaves every file's mtime alone. */
 /**
  * Set Cortex up in this repository. Safe to run again: it never rewrites what exists, merges
  * with the user's own Claude Code settings, and replaces (never duplicates) its own entries.
  */
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io, { forWriting: true });
-  const created = await initJournal(journal.store, await readAuthor(journal.repo));
-  const changed: string[] = [];
+  // A fresh clone of a repository that already has memory starts from the remote's journal.
+  const adopted = await adoptRemoteJournal(journal);
+  const created = adopted ? false : await initJournal(journal.store, await readAuthor(journal.repo));
+  const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
+  const changed: string[] = args.git === false ? [] : await installGitIntegration(journal.repo, command);
   const root = journal.repo.workTree;
   if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
-    const settings = withCortexHooks(await readJsonObject(settingsPath), io.env.CORTEX_HOOK_COMMAND ?? 'cortex');
+    const settings = withCortexHooks(await readJsonObject(settingsPath), command);
     if (await writeIfChanged(settingsPath, `${JSON.stringify(settings, null, 2)}\n`)) changed.push(settingsPath.slice(root.length + 1));
     const rulesPath = join(root, '.claude', 'rules', 'cortex-memory.md');
     if (await writeIfChanged(rulesPath, await readTemplate('cortex-memory.md'))) changed.push(rulesPath.slice(root.length + 1));
   }
   if (args.json) {
-    printJson(io, { ref: journal.store.ref, created, changed });
+    printJson(io, { ref: journal.store.ref, created, adopted, changed });
     return 0;
   }
-  io.stdout.write(created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);
+  io.stdout.write(adopted ? `Picked up the journal from ${adopted} on ${journal.store.ref}\n` : created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);
   for (const path of changed) io.stdout.write(`  wrote ${path}\n`);
   return 0;
+}
+
+/** Point the local journal at a remote-tracking one (origin's first) when there is no local journal yet. */
+async function adoptRemoteJournal(journal: Journal): Promise<string | null> {
+  if ((await readTip(journal.store)) !== null) return null;
+  const name = journal.store.ref.replace(/^refs\/heads\//, '');
+  const out = await runGit(['for-each-ref', '--format=%(refname) %(objectname)', `refs/remotes/*/${name}`], { cwd: journal.repo.workTree ?? journal.repo.gitDir });
+  const found = out.stdout.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]);
+  const pick = found.find(([ref]) => ref.startsWith('refs/remotes/origin/')) ?? found[0];
+  if (!pick) return null;
+  return (await compareAndSwapRef(journal.store.gitdir, journal.store.ref, null, pick[1])) ? pick[0].replace(/^refs\/remotes\//, '') : null;
 }

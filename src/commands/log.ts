@@ -6,6 +6,8 @@ import { readNewestFirst } from '../journal/journal.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
 export interface LogArgs {
+  /** `base..head` / `base...head`: only memory head has and base does not. */
+  range?: string;
   type?: string[];
   since?: string;
   until?: string;
@@ -24,6 +26,12 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   if (args.n !== undefined && (!Number.isInteger(args.n) || args.n < 0)) throw new CortexError('USAGE', '-n must be a whole number');
 
   const journal = await openJournalAt(io);
+  let inRange: Set<string> | null = null;
+  if (args.range) {
+    const { readAll } = await import('../journal/journal.js');
+    const { readRange } = await import('../workspace/revision.js');
+    inRange = new Set((await readRange(journal.repo, (await readAll(journal)).events, args.range)).added.map((e) => e.id));
+  }
   const { meta, events } = await readNewestFirst(journal);
   warnProblems(io, meta.problems);
   const limit = args.n ?? Infinity;
@@ -31,7 +39,7 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   const paint = paintFor(io);
   for await (const event of events) {
     if (picked.length >= limit) break;
-    if (!filter.test(event)) continue;
+    if (!filter.test(event) || (inRange && !inRange.has(event.id))) continue;
     picked.push(event);
     if (!args.json) io.stdout.write(`${renderLogEntry(event, paint, { oneline: args.oneline })}\n`);
   }

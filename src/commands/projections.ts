@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { CortexError } from '../errors.js';
 import { cortexDir } from '../git/repo.js';
 import { acquireLockFile } from '../lock-file.js';
+import { writeIfChanged } from '../write-if-changed.js';
 import { readMemory } from '../workspace/memory.js';
 import { writeProjections } from '../workspace/write-projections.js';
 import { openJournalAt, printJson, warnProblems, type CommandIO } from './io.js';
 
 export interface ProjectionsArgs {
   write?: boolean;
+  briefing?: boolean;
   quiet?: boolean;
   json?: boolean;
 }
@@ -25,6 +27,12 @@ export async function runProjections(args: ProjectionsArgs, io: CommandIO): Prom
     const memory = await readMemory(journal);
     if (!args.quiet) warnProblems(io, memory.problems);
     written = await writeProjections(journal, memory);
+    if (args.briefing) {
+      // Warm the SessionStart cache for this HEAD, and refresh the inspection copy.
+      const { HOOK_MAX_CHARS, readBriefing } = await import('../workspace/briefing.js');
+      const { briefing } = await readBriefing(journal, memory.settings, { maxChars: HOOK_MAX_CHARS });
+      await writeIfChanged(join(cortexDir(journal.repo), 'briefing.md'), briefing.markdown);
+    }
   } finally {
     await release();
   }

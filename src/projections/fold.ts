@@ -79,7 +79,7 @@ export interface MemoryState {
 }
 
 /** Session ids that are not assistant sessions: they never age anything. */
-export const NOT_A_SESSION: ReadonlySet<string> = new Set(['cli', 'import', 'unknown-session']);
+export const NOT_A_SESSION: ReadonlySet<string> = new Set(['cli', 'import', 'git', 'unknown-session']);
 const PERMANENT = new Set<EventType>(['decision_made', 'approach_rejected', 'preference_noted']);
 const RECENT = new Set<EventType>(['knowledge_acquired', 'error_resolved', 'task_completed']);
 

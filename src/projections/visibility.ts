@@ -20,25 +20,48 @@ export interface BranchView {
   ancestors: ReadonlySet<string>;
   /** branch name → commits of HEAD's history followed on that branch by commits HEAD lacks. */
   unmerged: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Rewritten commits (amend, rebase: `commit_linked` events from post-rewrite), old → new. */
+  rewrites?: ReadonlyMap<string, string>;
   /** `--all`: ignore alignment. */
   all?: boolean;
+}
+
+/** Follow a commit through its rewrites to the commit that replaced it last. */
+export function currentCommit(commit: string, rewrites: ReadonlyMap<string, string> | undefined): string {
+  let c = commit;
+  for (let hops = 0; hops < 50 && rewrites?.has(c); hops++) c = rewrites.get(c) as string;
+  return c;
+}
+
+/** old → new for every rewrite recorded in the journal. */
+export function rewritesFrom(events: readonly CortexEvent[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const e of events) {
+    if (e.type !== 'commit_linked') continue;
+    const from = e.meta.rewritten_from;
+    const to = e.meta.commit;
+    if (typeof from === 'string' && typeof to === 'string' && from !== to) map.set(from, to);
+  }
+  return map;
 }
 
 export function isVisible(event: CortexEvent, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
   if (event.branch !== null && event.branch === view.branch) return true;
-  if (event.commit === null || !view.ancestors.has(event.commit)) return false;
-  return !(event.branch !== null && view.unmerged.get(event.branch)?.has(event.commit));
+  if (event.commit === null) return false;
+  const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
+  if (!view.ancestors.has(commit)) return false;
+  return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));
 }
 
 export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view));
 
 /** The other branches whose events sit on HEAD's history: the ones the shell must ask git about. */
-export function branchesToCheck(events: readonly CortexEvent[], view: Pick<BranchView, 'branch' | 'ancestors'>): string[] {
+export function branchesToCheck(events: readonly CortexEvent[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {
   const branches = new Set<string>();
   for (const e of events) {
-    if (e.branch !== null && e.branch !== view.branch && e.commit !== null && view.ancestors.has(e.commit)) branches.add(e.branch);
+    if (e.branch !== null && e.branch !== view.branch && e.commit !== null && view.ancestors.has(currentCommit(e.commit, view.rewrites))) branches.add(e.branch);
   }
   return [...branches].sort();
 }

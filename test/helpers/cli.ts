@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, run as a user runs it. `npm test` builds first. */
@@ -40,4 +41,13 @@ export function cortexJson<T>(cwd: string, args: string[]): T {
   const result = cortex(cwd, [...args, '--json']);
   if (result.code !== 0) throw new Error(`cortex ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
+}
+
+/**
+ * An environment where `cortex` is a command on PATH, as git hooks and the merge driver expect
+ * (they run `cortex …` from a shell). The shim runs the built CLI.
+ */
+export function cortexOnPath(binDir: string): NodeJS.ProcessEnv {
+  writeFileSync(join(binDir, 'cortex'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+  return { ...process.env, PATH: `${binDir}:${process.env.PATH}` };
 }

@@ -1,0 +1,86 @@
+import { startInBackground } from '../claude/background.js';
+import { writeHookLog } from '../claude/hook-log.js';
+import { cortexDir, discoverRepo, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
+import { runGit } from '../git/run-git.js';
+import { append, buildEvents, captureContext, openJournal } from '../journal/journal.js';
+import { readTip } from '../journal/tip.js';
+import { readActiveSession } from './active-session.js';
+
+/**
+ * `cortex git-hook <name> [args]`: what the git hooks installed by `cortex init` hand over to.
+ * Like Claude Code hooks they fail open: whatever happens the exit code is 0 (a pre-push must
+ * never block a push because of memory), problems go to `.git/cortex/log`. The slow part,
+ * regenerating `.cortex/` and the briefing for the new HEAD, runs in the background.
+ */
+export interface GitHookIO {
+  cwd: string;
+  args: readonly string[];
+  readStdin: () => Promise<string>;
+  stderr: { write(text: string): unknown };
+}
+
+const TRAILER = 'Cortex-Session';
+
+export async function runGitHook(name: string | undefined, io: GitHookIO): Promise<void> {
+  let repo: Repo | undefined;
+  try {
+    repo = await discoverRepo(io.cwd, { fast: true });
+    const summary = await handle(name ?? '', repo, io);
+    if (summary) await writeHookLog(cortexDir(repo), `git ${name}: ${summary}`);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`cortex git-hook ${name}: ${message.split('\n')[0]} (continuing)\n`);
+    if (repo) await writeHookLog(cortexDir(repo), `git ${name}: ${(err as Error)?.stack ?? message}`);
+  }
+}
+
+function refresh(repo: Repo): string {
+  if (!repo.workTree) return 'no work tree';
+  if (!process.env.CORTEX_FOREGROUND && startInBackground(['projections', '--write', '--quiet', '--briefing'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) return 'regenerating .cortex/ and the briefing in the background';
+  return 'CORTEX_FOREGROUND: run `cortex projections --write` to regenerate';
+}
+
+async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> {
+  const journal = () => openJournal(repo);
+  switch (name) {
+    case 'post-checkout':
+      // Third argument: 1 for a branch checkout, 0 for checking out files.
+      if (io.args[2] !== '1') return '';
+      return (await readTip((await journal()).store)) ? refresh(repo) : '';
+    case 'post-merge':
+      return (await readTip((await journal()).store)) ? refresh(repo) : '';
+    case 'post-rewrite': {
+      // stdin: "<old> <new> [extra]" per rewritten commit; alignment follows the new commits.
+      const pairs = (await io.readStdin()).split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => /^[0-9a-f]{40,64}$/.test(p[0] ?? '') && /^[0-9a-f]{40,64}$/.test(p[1] ?? ''));
+      const j = await journal();
+      if (pairs.length === 0 || !(await readTip(j.store))) return '';
+      const kind = io.args[0] === 'amend' ? 'amend' : 'rebase';
+      const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
+      const events = buildEvents(pairs.map(([from, to]) => ({ type: 'commit_linked', content: `${kind}: ${(from as string).slice(0, 10)} → ${(to as string).slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
+      await append(j, events);
+      return `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}; ${refresh(repo)}`;
+    }
+    case 'prepare-commit-msg': {
+      const [file, source] = io.args;
+      if (!file || source === 'merge') return '';
+      const session = await readActiveSession(cortexDir(repo));
+      if (!session) return '';
+      const result = await runGit(['interpret-trailers', '--in-place', '--if-exists', 'addIfDifferent', '--trailer', `${TRAILER}: ${session}`, file], { cwd: repo.workTree ?? repo.gitDir });
+      return result.code === 0 ? `trailer ${TRAILER}: ${session}` : `could not add the trailer: ${result.stderr.trim()}`;
+    }
+    case 'pre-push': {
+      const [remote] = io.args;
+      const stdin = await io.readStdin();
+      const config = await readGitConfig(repo);
+      if (!remote || config['cortex.pushjournal'] === 'false') return '';
+      const j = await journal();
+      if (!(await readTip(j.store)) || stdin.includes(j.store.ref)) return '';
+      if (!process.env.CORTEX_FOREGROUND && startInBackground(['sync', remote, '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `syncing the journal with ${remote} in the background`;
+      const { syncJournal } = await import('../journal/sync.js');
+      const result = await syncJournal(repo, j.store, remote, await readAuthor(repo));
+      return `synced the journal with ${remote}${result.pushed ? ' (pushed)' : ''}`;
+    }
+    default:
+      return `unknown git hook "${name}"; nothing done`;
+  }
+}

@@ -1,0 +1,103 @@
+import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Repo } from '../git/repo.js';
+import { gitOutput, runGit } from '../git/run-git.js';
+import { acceptsBlock, addBlock, hasBlock, hookBlock, removeBlock } from './hook-block.js';
+
+/**
+ * What `cortex init` adds to a repository for git, and `cortex uninstall` takes away, exactly:
+ * - a marked block in each git hook it uses, next to whatever is there (plain hooks, a
+ *   `core.hooksPath`, husky's `.husky/` scripts); a hook that is not a shell script is chained
+ *   (moved aside to `<hook>.cortex-chained` and run after ours), never clobbered;
+ * - the merge driver in `.git/config` and its line in `.gitattributes`.
+ */
+export const GIT_HOOKS = ['post-merge', 'post-checkout', 'post-rewrite', 'prepare-commit-msg', 'pre-push'] as const;
+
+const CREATED = '#!/bin/sh\n';
+const CHAINED = '.cortex-chained';
+const ATTRIBUTES_COMMENT = '# Cortex regenerates its tracked projections when branches merge (cortex init)';
+export const ATTRIBUTES_LINE = '.cortex/*.md merge=cortex';
+
+/** Where this repository's hooks run from; husky's generated `.husky/_` hands over to `.husky/<hook>`. */
+export async function hooksDir(repo: Repo): Promise<string> {
+  const cwd = repo.workTree ?? repo.gitDir;
+  const dir = (await gitOutput(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { cwd })).trim();
+  const hooksPath = (await runGit(['config', 'core.hooksPath'], { cwd })).stdout.trim();
+  if (hooksPath && /(^|\/)\.husky\/_\/?$/.test(hooksPath)) return dirname(isAbsolute(hooksPath) ? hooksPath : resolve(repo.workTree ?? cwd, hooksPath));
+  return dir;
+}
+
+const exists = (path: string) => stat(path).then(() => true, () => false);
+
+export async function installGitIntegration(repo: Repo, command: string): Promise<string[]> {
+  const changed: string[] = [];
+  const dir = await hooksDir(repo);
+  const shown = (path: string) => (repo.workTree && !relative(repo.workTree, path).startsWith('..') ? relative(repo.workTree, path) : path);
+  for (const hook of GIT_HOOKS) {
+    const path = join(dir, hook);
+    const block = hookBlock(hook, command);
+    const current = await readFile(path, 'utf8').catch(() => null);
+    let next: string;
+    if (current === null) next = `${CREATED}${block}`;
+    else if (hasBlock(current)) next = addBlock(removeBlock(current), block); // refresh ours
+    else if (acceptsBlock(current)) next = addBlock(current, block);
+    else {
+      // Not a shell script we can add lines to: run it after ours, untouched.
+      await rename(path, `${path}${CHAINED}`);
+      next = `${CREATED}${block}exec "$(dirname "$0")/${hook}${CHAINED}" "$@"\n`;
+    }
+    if (next === current) continue;
+    await writeFile(path, next);
+    if (current === null) await chmod(path, 0o755);
+    changed.push(shown(path));
+  }
+  const cwd = repo.workTree ?? repo.gitDir;
+  const driver = `${command} merge-driver %O %A %B %P`;
+  if ((await runGit(['config', 'merge.cortex.driver'], { cwd })).stdout.trim() !== driver) {
+    await gitOutput(['config', 'merge.cortex.name', 'Cortex: regenerate .cortex/ projections'], { cwd });
+    await gitOutput(['config', 'merge.cortex.driver', driver], { cwd });
+    changed.push('.git/config (merge.cortex)');
+  }
+  if (repo.workTree) {
+    const path = join(repo.workTree, '.gitattributes');
+    const current = await readFile(path, 'utf8').catch(() => null);
+    if (!(current ?? '').split('\n').includes(ATTRIBUTES_LINE)) {
+      const sep = current === null || current === '' || current.endsWith('\n') ? '' : '\n';
+      await writeFile(path, `${current ?? ''}${sep}${ATTRIBUTES_COMMENT}\n${ATTRIBUTES_LINE}\n`);
+      changed.push('.gitattributes');
+    }
+  }
+  return changed;
+}
+
+export async function uninstallGitIntegration(repo: Repo): Promise<string[]> {
+  const changed: string[] = [];
+  const dir = await hooksDir(repo);
+  for (const hook of GIT_HOOKS) {
+    const path = join(dir, hook);
+    const current = await readFile(path, 'utf8').catch(() => null);
+    if (current === null || !hasBlock(current)) continue;
+    const rest = removeBlock(current);
+    if (await exists(`${path}${CHAINED}`)) {
+      await rename(`${path}${CHAINED}`, path);
+    } else if (rest === CREATED) await rm(path);
+    else await writeFile(path, rest);
+    changed.push(hook);
+  }
+  const cwd = repo.workTree ?? repo.gitDir;
+  if ((await runGit(['config', '--get-regexp', '^merge\\.cortex\\.'], { cwd })).stdout.trim() !== '') {
+    await runGit(['config', '--remove-section', 'merge.cortex'], { cwd });
+    changed.push('.git/config (merge.cortex)');
+  }
+  if (repo.workTree) {
+    const path = join(repo.workTree, '.gitattributes');
+    const current = await readFile(path, 'utf8').catch(() => null);
+    if (current !== null && current.includes(ATTRIBUTES_LINE)) {
+      const rest = current.replace(`${ATTRIBUTES_COMMENT}\n${ATTRIBUTES_LINE}\n`, '').replace(`${ATTRIBUTES_LINE}\n`, '');
+      if (rest === '') await rm(path);
+      else await writeFile(path, rest);
+      changed.push('.gitattributes');
+    }
+  }
+  return changed;
+}

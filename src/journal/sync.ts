@@ -1,0 +1,64 @@
+import { CortexError } from '../errors.js';
+import { compareAndSwapRef, readRef } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { runGit } from '../git/run-git.js';
+import { mergeJournals } from './merge.js';
+import { readTip, type JournalStore } from './tip.js';
+
+/**
+ * Team sync through the remote the user already has: fetch the remote journal, unite it with
+ * ours (fast-forward when one contains the other, a union merge commit otherwise), push, and
+ * start over if the remote moved in between. Only the journal ref is ever fetched or pushed.
+ */
+export interface SyncResult {
+  remote: string;
+  before: string | null;
+  after: string | null;
+  remoteBefore: string | null;
+  pushed: boolean;
+  merged: boolean;
+  attempts: number;
+}
+
+const ATTEMPTS = 8;
+
+export async function syncJournal(repo: Repo, store: JournalStore, remote: string, author: string): Promise<SyncResult> {
+  const cwd = repo.workTree ?? repo.gitDir;
+  const git = (...args: string[]) => runGit(args, { cwd });
+  if ((await git('remote', 'get-url', remote)).code !== 0) throw new CortexError('USAGE', `no remote named "${remote}" (git remote -v lists them)`);
+  const trackingRef = `refs/cortex/sync/${remote.replace(/[^\w.-]/g, '_')}`;
+  const branch = store.ref;
+  const before = await readTip(store);
+  let remoteBefore: string | null = null;
+  let merged = false;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const fetch = await git('fetch', '--quiet', '--no-tags', remote, `+${branch}:${trackingRef}`);
+    let theirs: string | null = null;
+    if (fetch.code === 0) theirs = await readRef(repo.commonDir, trackingRef);
+    else if (!/couldn't find remote ref|no such ref|not our ref/i.test(fetch.stderr)) {
+      throw new CortexError('GIT_FAILED', `git fetch ${remote} failed: ${fetch.stderr.trim().split('\n')[0] ?? ''}`);
+    }
+    if (attempt === 1) remoteBefore = theirs;
+    const ours = await readTip(store);
+    let next = ours;
+    if (theirs && theirs !== ours) {
+      if (!ours || (await git('merge-base', '--is-ancestor', ours, theirs)).code === 0) next = theirs;
+      else if ((await git('merge-base', '--is-ancestor', theirs, ours)).code !== 0) {
+        next = await mergeJournals(store, ours, theirs, author);
+        merged = true;
+      }
+      if (next !== ours && !(await compareAndSwapRef(store.gitdir, store.ref, ours, next as string))) continue; // a local append raced us
+    }
+    if (!next || next === theirs) return { remote, before, after: next, remoteBefore, pushed: false, merged, attempts: attempt };
+    const push = await git('push', '--quiet', '--no-verify', remote, `${branch}:${branch}`);
+    if (push.code === 0) {
+      await git('update-ref', trackingRef, next);
+      return { remote, before, after: next, remoteBefore, pushed: true, merged, attempts: attempt };
+    }
+    if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(push.stderr)) {
+      throw new CortexError('GIT_FAILED', `git push ${remote} failed: ${push.stderr.trim().split('\n')[0] ?? ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * attempt)); // the remote moved: again
+  }
+  throw new CortexError('APPEND_CONTENDED', `the journal on ${remote} kept moving; ran out of ${ATTEMPTS} attempts. Run cortex sync again.`);
+}

@@ -1,0 +1,121 @@
+import { slotOf, SLOTS } from './render-files.js';
+
+/**
+ * Three-way merge of the tracked decision files, for the merge driver: both sides' entries,
+ * kept or dropped by event id (an entry either side removed since the base stays removed), laid
+ * out in their hash slots exactly as the renderer lays them out. Pure text in, text out, so it
+ * works on any clone, whether or not the journal has been fetched; `post-merge` then
+ * regenerates the files from the journal for the merged HEAD.
+ */
+interface Entry {
+  id: string;
+  text: string;
+}
+
+interface Section {
+  title: string;
+  /** The marker prefix of this section (`d`, `r`, `p`, `a`, `s`). */
+  prefix: string;
+  entries: Entry[];
+}
+
+interface ParsedFile {
+  head: string;
+  sections: Section[];
+}
+
+const MARKER = /^<!-- ([a-z])([0-9a-f]{2}) -->$/;
+const ID_LINE = /^- \*\*Id:\*\* `([^`]+)`$/;
+
+/** A decisions file as the renderer writes it, or null when it is not one (hand-edited beyond recognition). */
+export function parseDecisionsFile(text: string): ParsedFile | null {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.startsWith('## '));
+  if (first === -1) return null;
+  const sections: Section[] = [];
+  let section: Section | null = null;
+  let entry: string[] | null = null;
+  const closeEntry = () => {
+    if (!entry || !section) return;
+    const id = entry.map((l) => ID_LINE.exec(l)?.[1]).find((x) => x !== undefined);
+    if (!id) throw new Error('entry without an id');
+    section.entries.push({ id, text: entry.join('\n').trim() });
+    entry = null;
+  };
+  try {
+    for (const line of lines.slice(first)) {
+      if (line.startsWith('## ')) {
+        closeEntry();
+        section = { title: line, prefix: '', entries: [] };
+        sections.push(section);
+      } else if (MARKER.test(line)) {
+        closeEntry();
+        if (section && !section.prefix) section.prefix = (MARKER.exec(line) as RegExpExecArray)[1] as string;
+      } else if (line.startsWith('### ')) {
+        closeEntry();
+        entry = [line];
+      } else if (entry) entry.push(line);
+    }
+    closeEntry();
+  } catch {
+    return null;
+  }
+  if (sections.some((s) => !s.prefix)) return null;
+  return { head: lines.slice(0, first).join('\n'), sections };
+}
+
+export function renderParsedFile(file: ParsedFile): string {
+  const parts = [file.head.replace(/\n+$/, '')];
+  for (const section of file.sections) {
+    parts.push(section.title);
+    const bySlot = new Map<number, Entry[]>();
+    for (const e of section.entries) bySlot.set(slotOf(e.id), [...(bySlot.get(slotOf(e.id)) ?? []), e]);
+    let markers: string[] = [];
+    for (let slot = 0; slot < SLOTS; slot++) {
+      markers.push(`<!-- ${section.prefix}${slot.toString(16).padStart(2, '0')} -->`);
+      const entries = bySlot.get(slot);
+      if (!entries) continue;
+      parts.push(markers.join('\n'));
+      markers = [];
+      for (const e of entries.sort((a, b) => (a.id < b.id ? -1 : 1))) parts.push(e.text);
+    }
+    if (markers.length > 0) parts.push(markers.join('\n'));
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** Merge by entry id; null when a side cannot be parsed (the caller falls back). */
+export function mergeDecisionsFiles(base: string, ours: string, theirs: string): string | null {
+  const [o, a, b] = [base, ours, theirs].map((t) => (t.trim() === '' ? { head: '', sections: [] } : parseDecisionsFile(t)));
+  if (!a || !b) return null;
+  const baseIds = new Set<string>((o?.sections ?? []).flatMap((s) => s.entries.map((e) => `${s.prefix}:${e.id}`)));
+  const baseText = new Map<string, string>((o?.sections ?? []).flatMap((s) => s.entries.map((e) => [`${s.prefix}:${e.id}`, e.text] as const)));
+  const titles = [...a.sections, ...b.sections].filter((s, i, all) => all.findIndex((x) => x.prefix === s.prefix) === i);
+  const sections = titles.map((title) => {
+    const mine = new Map((a.sections.find((s) => s.prefix === title.prefix)?.entries ?? []).map((e) => [e.id, e]));
+    const yours = new Map((b.sections.find((s) => s.prefix === title.prefix)?.entries ?? []).map((e) => [e.id, e]));
+    const entries: Entry[] = [];
+    for (const id of new Set([...mine.keys(), ...yours.keys()])) {
+      const key = `${title.prefix}:${id}`;
+      const inA = mine.get(id);
+      const inB = yours.get(id);
+      // Present on one side only: added there (keep), or removed by the other side (drop).
+      if (!inA || !inB) {
+        if (!baseIds.has(key)) entries.push((inA ?? inB) as Entry);
+        continue;
+      }
+      // On both: the side that changed it wins; ours when both did.
+      entries.push(inA.text === baseText.get(key) ? inB : inA);
+    }
+    return { ...title, entries };
+  });
+  return renderParsedFile({ head: a.head || b.head, sections });
+}
+
+/** active-plan.md: the side that moved from the base; when both did, the one further along. */
+export function mergePlanFiles(base: string, ours: string, theirs: string): string {
+  if (ours === theirs || theirs === base) return ours;
+  if (ours === base) return theirs;
+  const done = (text: string) => (text.match(/^\d+\. ✓ /gm) ?? []).length;
+  return done(theirs) > done(ours) ? theirs : ours;
+}

@@ -1,0 +1,203 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
+import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
+
+/** git with `cortex` on PATH, as a user's shell has it (hooks and the merge driver call it). */
+function gitWith(env: NodeJS.ProcessEnv) {
+  return (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+}
+const remember = (dir: string, text: string, ...args: string[]) => {
+  const r = cortex(dir, ['remember', text, ...args, '--json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as { id: string };
+};
+const decisionTexts = (dir: string, ...args: string[]) => cortexJson<Array<{ content: string }>>(dir, ['decisions', ...args]).map((d) => d.content).sort();
+
+describe('the merge driver', () => {
+  it('merges .cortex/decisions.md from two branches without markers, keeping both sides; the same through a rebase', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    for (let i = 0; i < 5; i++) remember(dir, `Base decision ${i}`, '-t', 'decision');
+    cortex(dir, ['projections', '--write']);
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'base');
+
+    const branch = (name: string, texts: string[]) => {
+      g(dir, 'checkout', '-q', '-b', name, 'main');
+      for (const t of texts) remember(dir, t, '-t', 'decision');
+      cortex(dir, ['projections', '--write']);
+      writeFileSync(join(dir, `${name}.txt`), name);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', name);
+    };
+    branch('left', ['Left one', 'Left two', 'Left three']);
+    branch('right', ['Right one', 'Right two', 'Right three']);
+    g(dir, 'checkout', '-q', 'left');
+    g(dir, 'branch', 'left-for-rebase');
+    g(dir, 'merge', '-q', '--no-edit', 'right');
+    const merged = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(merged).not.toMatch(/^(<<<<<<<|=======|>>>>>>>)/m);
+    for (const t of ['Base decision 0', 'Left one', 'Left three', 'Right one', 'Right three']) expect(merged).toContain(`### ${t}`);
+    expect(g(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+
+    g(dir, 'checkout', '-q', 'right');
+    g(dir, 'rebase', '-q', 'left-for-rebase');
+    const rebased = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(rebased).not.toMatch(/^(<<<<<<<|=======|>>>>>>>)/m);
+    for (const t of ['Left two', 'Right two']) expect(rebased).toContain(`### ${t}`);
+  });
+
+  it('is a pure three-way merge by id: an entry removed on one side stays removed', () => {
+    const dir = tempDir();
+    const file = (ids: string[]) => `---\ncortex: decisions\nformat: 1\n---\n# Decisions\n\nnote\n\n## Decisions\n\n<!-- d00 -->\n\n${ids.map((id) => `### ${id}\n\n- **Id:** \`${id}\``).join('\n\n')}\n`;
+    writeFileSync(join(dir, 'O'), file(['A1', 'B1']));
+    writeFileSync(join(dir, 'A'), file(['B1', 'C1']));
+    writeFileSync(join(dir, 'B'), file(['A1', 'B1', 'D1']));
+    expect(cortex(dir, ['merge-driver', 'O', 'A', 'B', '.cortex/decisions.md']).code).toBe(0);
+    const out = readFileSync(join(dir, 'A'), 'utf8');
+    expect(out.match(/^### \w+$/gm)?.sort()).toEqual(['### B1', '### C1', '### D1']);
+  });
+});
+
+describe('git hooks next to the user\'s own', () => {
+  it('keeps the user\'s pre-commit and post-merge hooks running, and uninstall restores the hooks directory byte for byte', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const hooks = join(dir, '.git', 'hooks');
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho pre-commit >> "$(git rev-parse --git-dir)/ran"\n');
+    writeFileSync(join(hooks, 'post-merge'), '#!/bin/bash\nset -e\necho post-merge >> "$(git rev-parse --git-dir)/ran"\n');
+    writeFileSync(join(hooks, 'pre-push'), '#!/usr/bin/env python3\nimport sys\nopen(".git/ran", "a").write("pre-push\\n")\n');
+    for (const h of ['pre-commit', 'post-merge', 'pre-push']) chmodSync(join(hooks, h), 0o755);
+    const snapshot = () => Object.fromEntries(readdirSync(hooks).sort().map((f) => [f, `${statSync(join(hooks, f)).mode.toString(8)} ${readFileSync(join(hooks, f), 'utf8')}`]));
+    const before = snapshot();
+
+    expect(cortex(dir, ['init', '--no-claude'], { env }).code).toBe(0);
+    expect(cortex(dir, ['init', '--no-claude'], { env }).stdout).not.toContain('wrote .git/hooks');
+    expect(readFileSync(join(hooks, 'post-merge'), 'utf8')).toMatch(/^#!\/bin\/bash\n# >>> cortex >>>[\s\S]*# <<< cortex <<<\nset -e\necho post-merge/);
+    expect(readFileSync(join(hooks, 'pre-push.cortex-chained'), 'utf8')).toContain('python3');
+
+    g(dir, 'checkout', '-q', '-b', 'side');
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'side');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'side');
+    // (a merge commit runs pre-merge-commit, not pre-commit)
+    expect(readFileSync(join(dir, '.git', 'ran'), 'utf8').split('\n').filter(Boolean)).toEqual(['pre-commit', 'post-merge']);
+
+    expect(cortex(dir, ['uninstall'], { env }).code).toBe(0);
+    expect(snapshot()).toEqual(before);
+    expect(spawnSync('git', ['config', '--get-regexp', '^merge\\.'], { cwd: dir }).status).toBe(1); // no merge.* keys left
+  });
+
+  it('amending a commit keeps memory aligned (post-rewrite), and commits during a session carry its trailer', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'feature work');
+    remember(dir, 'Feature decision after the first commit', '-t', 'decision');
+    cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 'sess-trailer', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    writeFileSync(join(dir, 'b.txt'), 'bb');
+    g(dir, 'commit', '-qa', '--amend', '-m', 'feature work, amended');
+    expect(g(dir, 'log', '-1', '--format=%(trailers:key=Cortex-Session,valueonly)').trim()).toBe('sess-trailer');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    g(dir, 'branch', '-D', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Feature decision after the first commit']);
+  });
+});
+
+describe('team sync through a shared remote', () => {
+  it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
+    const root = tempDir();
+    const bare = join(root, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+    const seed = tempRepo({ files: { 'a.txt': '1' } });
+    git(seed, 'remote', 'add', 'origin', bare);
+    git(seed, 'push', '-q', 'origin', 'main');
+    const clones = ['a', 'b', 'c'].map((name) => {
+      const dir = join(root, name);
+      git(root, 'clone', '-q', bare, dir);
+      git(dir, 'config', 'user.email', `${name}@example.com`);
+      git(dir, 'config', 'user.name', name);
+      return dir;
+    });
+    const lines = (clone: number, round: number) => Array.from({ length: 20 }, (_, i) => JSON.stringify({ type: 'learned', content: `clone ${clone} round ${round} fact ${i}` })).join('\n');
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(clones.map((dir, i) => cortexAsync(dir, ['import', '-'], { input: lines(i, round) })));
+      const order = [...clones].sort(() => Math.random() - 0.5);
+      const results = await Promise.all(order.map((dir) => cortexAsync(dir, ['sync'])));
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+    }
+    for (const dir of clones) expect(cortex(dir, ['sync']).code).toBe(0);
+    for (const dir of clones) expect(cortex(dir, ['sync']).code).toBe(0);
+    const sets = clones.map((dir) => cortexJson<Array<{ id: string }>>(dir, ['log']).map((e) => e.id).sort());
+    expect(sets[0]).toHaveLength(180);
+    expect(new Set(sets[0]).size).toBe(180);
+    expect(sets[1]).toEqual(sets[0]);
+    expect(sets[2]).toEqual(sets[0]);
+    expect(spawnSync('git', ['fsck', '--strict'], { cwd: clones[0] }).status).toBe(0);
+
+    const fresh = join(root, 'fresh');
+    git(root, 'clone', '-q', bare, fresh);
+    expect(cortexJson<{ adopted: string | null }>(fresh, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
+    expect(cortexJson<unknown[]>(fresh, ['log'])).toHaveLength(180);
+  });
+});
+
+describe('decision diffs and blame', () => {
+  it('cortex diff main..feature lists exactly the feature\'s decisions, as text, markdown and JSON; log takes the range too', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Main decision', '-t', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Feature decision one', '-t', 'decision', '--why', 'it is simpler');
+    writeTree(dir, { 'b.txt': 'b' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'feature');
+    remember(dir, 'Rejected the feature flag service', '-t', 'rejected', '--why', 'one more vendor');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'more');
+    git(dir, 'checkout', '-q', 'main');
+    remember(dir, 'Later main decision', '-t', 'decision');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'main moves');
+
+    const json = cortexJson<{ decisions: Array<{ content: string }>; rejections: Array<{ content: string }> }>(dir, ['diff', 'main...feature']);
+    expect(json.decisions.map((d) => d.content)).toEqual(['Feature decision one']);
+    expect(json.rejections.map((d) => d.content)).toEqual(['Rejected the feature flag service']);
+    expect(cortex(dir, ['diff', 'main..feature']).stdout).toContain('+ Feature decision one — because it is simpler');
+    expect(cortex(dir, ['diff', 'main...feature', '--markdown']).stdout).toMatch(/^## Decisions in this change \(Cortex\)/);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['log', 'main...feature']).map((e) => e.content).sort()).toEqual(['Feature decision one', 'Rejected the feature flag service']);
+    expect(cortex(dir, ['diff', 'main..nope']).stderr).toMatch(/unknown revision "nope"/);
+  });
+
+  it('blame-decision follows a line to its commit, the session that wrote it, and that session\'s decision', () => {
+    const dir = tempRepo({ files: { 'README.md': '# x\n' } });
+    const transcript = join(tempDir(), 't.jsonl');
+    const line = (o: object) => JSON.stringify({ sessionId: 'sess-blame', cwd: dir, timestamp: new Date().toISOString(), version: '2.1.39', ...o });
+    writeFileSync(transcript, [
+      line({ type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: "I'll go with exponential backoff rather than a fixed delay, since the upstream rate-limits bursts." }] } }),
+      line({ type: 'assistant', message: { id: 'm2', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: join(dir, 'src/retry.ts'), content: 'x' } }] } }),
+      line({ type: 'user', toolUseResult: { type: 'create', filePath: join(dir, 'src/retry.ts') }, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } }),
+    ].join('\n') + '\n');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/retry.ts'), 'export const delay = (n: number) => 2 ** n * 100;\n');
+    remember(dir, 'Unrelated decision from another session', '-t', 'decision', '--session', 'other');
+    expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 'sess-blame', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) }).code).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'retry with backoff');
+
+    const [match] = cortexJson<Array<{ sessions: string[]; decisions: Array<{ content: string }> }>>(dir, ['blame-decision', 'src/retry.ts:1']);
+    expect(match?.sessions).toEqual(['sess-blame']);
+    expect(match?.decisions.map((d) => d.content)).toEqual(["I'll go with exponential backoff rather than a fixed delay, since the upstream rate-limits bursts."]);
+    expect(cortex(dir, ['blame-decision', 'src/retry.ts']).stdout).toMatch(/decision I'll go with exponential backoff/);
+  });
+});
