@@ -14,8 +14,9 @@ describe('cortex init', () => {
     const tip = git(dir, 'rev-parse', 'cortex/journal');
     expect(cortexJson(dir, ['init'])).toMatchObject({ ref: 'refs/heads/cortex/journal', created: false, changed: [] });
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(tip);
-    // The only change to the work tree is the Claude Code set-up it was asked to write.
-    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .claude/rules/cortex-memory.md\n?? .claude/settings.json\n');
+    // The only changes to the work tree are the set-up it was asked to write: Claude Code's
+    // hooks and rules, and the merge driver's line in .gitattributes.
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .claude/rules/cortex-memory.md\n?? .claude/settings.json\n?? .gitattributes\n');
   });
 });
 

@@ -15,7 +15,13 @@ describe('cortex init and Claude Code settings', () => {
     const mine = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] } };
     writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify(mine));
 
-    expect(cortexJson<{ changed: string[] }>(dir, ['init']).changed).toEqual(['.claude/settings.json', '.claude/rules/cortex-memory.md']);
+    expect(cortexJson<{ changed: string[] }>(dir, ['init']).changed).toEqual([
+      ...['post-merge', 'post-checkout', 'post-rewrite', 'prepare-commit-msg', 'pre-push'].map((h) => `.git/hooks/${h}`),
+      '.git/config (merge.cortex)',
+      '.gitattributes',
+      '.claude/settings.json',
+      '.claude/rules/cortex-memory.md',
+    ]);
     const settings = readJson(join(dir, '.claude', 'settings.json'));
     expect(settings.model).toBe('opus');
     expect(settings.hooks.PreToolUse).toEqual(mine.hooks.PreToolUse);
@@ -37,9 +43,9 @@ describe('cortex init and Claude Code settings', () => {
     expect(readJson(join(dir, '.claude', 'settings.local.json')).hooks.SessionEnd[0].hooks[0].command).toBe('cortex hook session-end');
   });
 
-  it('--no-claude creates only the journal and leaves .claude/ alone', () => {
+  it('--no-claude --no-git creates only the journal and leaves .claude/ and git alone', () => {
     const dir = tempRepo();
-    expect(cortexJson<{ created: boolean; changed: string[] }>(dir, ['init', '--no-claude'])).toMatchObject({ created: true, changed: [] });
+    expect(cortexJson<{ created: boolean; changed: string[] }>(dir, ['init', '--no-claude', '--no-git'])).toMatchObject({ created: true, changed: [] });
     expect(existsSync(join(dir, '.claude'))).toBe(false);
     expect(execSync('git rev-parse --verify -q refs/heads/cortex/journal', { cwd: dir }).toString()).toMatch(/^[0-9a-f]{40}/);
   });
