@@ -23,7 +23,7 @@ const nextId = createIdGenerator((n) => randomBytes(n));
 const MIX = ['file_modified', 'file_explored', 'command_run', 'file_modified', 'knowledge_acquired', 'command_run', 'file_modified', 'error_resolved', 'file_explored', 'task_completed'] as const;
 const WORDS = 'postgres redis cache queue worker retry backoff schema migration index token auth session cookie header proxy build bundle test fixture deploy rollout canary metric trace span log parser lexer router handler'.split(' ');
 
-function event(i: number, type: string, session: string, tsMs: number): CortexEvent {
+export function projectionEvent(i: number, type: string, session: string, tsMs: number): CortexEvent {
   const words = Array.from({ length: 12 }, (_, k) => WORDS[(i * 7 + k * 13) % WORDS.length]).join(' ');
   const result = normalizeEvent(
     { type, content: `${type.replace('_', ' ')} ${i}: ${words}`, ts: new Date(tsMs).toISOString(), session, meta: type.startsWith('file_') ? { path: `src/module-${i % 300}.ts` } : type === 'decision_made' ? { reason: `because ${words.slice(0, 40)}` } : {} },
@@ -42,7 +42,7 @@ export async function buildProjectionJournal(dir: string, size: number): Promise
     const sessionStart = start + Math.floor(((s * 100) / size) * span);
     const batch = Array.from({ length: Math.min(100, size - s * 100) }, (_, k) => {
       const i = s * 100 + k;
-      return event(i, i % 20 === 0 ? 'decision_made' : i % 20 === 10 ? 'approach_rejected' : (MIX[i % MIX.length] as string), `session-${s}`, sessionStart + k * 1000);
+      return projectionEvent(i, i % 20 === 0 ? 'decision_made' : i % 20 === 10 ? 'approach_rejected' : (MIX[i % MIX.length] as string), `session-${s}`, sessionStart + k * 1000);
     });
     await append(journal, batch);
   }
@@ -78,7 +78,7 @@ export function benchMergeConflicts(trials: number) {
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   for (const [k, v] of [['user.email', 'bench@example.com'], ['user.name', 'Bench'], ['gc.auto', '0'], ['commit.gpgsign', 'false']]) git('config', k as string, v as string);
   const render = (events: CortexEvent[]) => renderDecisionsFile(foldMemory(events, DEFAULT_SETTINGS, new Date()));
-  const decision = (n: number, session: string) => event(n, 'decision_made', session, Date.now() + n);
+  const decision = (n: number, session: string) => projectionEvent(n, 'decision_made', session, Date.now() + n);
   let conflicts = 0;
   try {
     for (let t = 0; t < trials; t++) {

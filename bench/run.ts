@@ -2,13 +2,14 @@
  * `npm run bench`: the project's benchmark harness (not tests). Builds journals in temp repos and
  * prints one JSON document with the numbers each issue's budgets are judged by.
  *   BENCH_SIZES=1000,10000   limit the journal sizes (default 1000,10000,100000)
- *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture, projections)
+ *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture, projections, git)
  *   BENCH_PROJECTIONS_EVENTS journal size behind the SessionStart scenario (default 100000)
  *   BENCH_CAPTURE_JOURNAL    journal size behind the capture scenario (default 10000)
  */
 import { cpus } from 'node:os';
 import { benchCapture } from './capture.js';
 import { benchJournal } from './journal.js';
+import { benchGitHooks, benchMergeDriver, benchSync } from './git-native.js';
 import { benchMergeConflicts, benchSessionStart } from './projections.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -39,6 +40,15 @@ if (wanted('projections')) {
   report.projections = {
     sessionStart: await benchSessionStart(Number(process.env.BENCH_PROJECTIONS_EVENTS ?? 100_000)),
     plainGitMerge: benchMergeConflicts(100),
+  };
+}
+
+if (wanted('git')) {
+  process.stderr.write('bench: git-native (post-checkout and post-merge hooks, merge driver, sync)…\n');
+  report.git = {
+    hooks: await benchGitHooks(Number(process.env.BENCH_PROJECTIONS_EVENTS ?? 100_000)),
+    mergeDriver: await benchMergeDriver(),
+    sync: await benchSync(1000),
   };
 }
 
