@@ -1,8 +1,8 @@
 /**
  * `npm run demo`: a fresh temporary repository, three Claude Code sessions replayed through the
  * real hooks (SessionStart, Stop) with real transcript records and real commits, on main and on
- * a feature branch; then what Cortex gives back: the briefing the next session starts from, the
- * decisions on each branch, the plan, and the tracked files.
+ * a feature branch; then what Cortex gives back: the decisions on each branch and the pull
+ * request's decision diff, the plan, the briefing the next session starts from, and the tracked files.
  *   --keep   leave the temporary repository in place to explore it
  */
 import { execFileSync } from 'node:child_process';
@@ -83,6 +83,7 @@ try {
   }
 
   show('on the feature branch: its own decisions on top of main\'s', ['decisions']);
+  show('the decision diff of the pull request (add --markdown for its body)', ['diff', 'main...feature/slugs']);
   git('checkout', '-q', 'main');
   show('back on main: the feature\'s decisions are not here until it is merged', ['decisions']);
   git('merge', '-q', '--no-ff', '-m', 'Merge feature/slugs', 'feature/slugs');

@@ -120,7 +120,7 @@ const configs = new WeakMap<Repo, Promise<Readonly<Record<string, string>>>>();
  * The git config Cortex reads (`user.email` and every `cortex.*` key, all scopes), keys in lower
  * case. A spawn costs more than a hook can spare on every prompt, so the answer is kept in
  * `.git/cortex/config.json`, valid while none of the config files git reads has changed
- * (files pulled in through `include.path` are not watched: run `cortex doctor` after editing one).
+ * (files pulled in through `include.path` are not watched: delete the cache after editing one).
  */
 export function readGitConfig(repo: Repo): Promise<Readonly<Record<string, string>>> {
   let config = configs.get(repo);

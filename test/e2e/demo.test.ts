@@ -17,5 +17,9 @@ describe('npm run demo (the Quick start)', () => {
     expect(out).toMatch(/→ {2}3\. Redirect endpoint {2}← you are here/);
     expect(out).toContain('## Rejected approaches');
     expect(out).toContain('SessionStart hook gave Claude a');
+    const diff = out.slice(out.indexOf('$ cortex diff main...feature/slugs'), out.indexOf('$ cortex decisions', out.indexOf('$ cortex diff')));
+    expect(diff).toMatch(/Decisions \(1\)\n {2}\+ Slugs are 7 characters of base62/);
+    expect(diff).toMatch(/Rejected approaches \(1\)\n {2}\+ Hash-based slugs/);
+    expect(diff).not.toContain('Postgres');
   });
 });

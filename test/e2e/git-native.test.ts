@@ -96,6 +96,16 @@ describe('git hooks next to the user\'s own', () => {
     expect(spawnSync('git', ['config', '--get-regexp', '^merge\\.'], { cwd: dir }).status).toBe(1); // no merge.* keys left
   });
 
+  it('with husky (core.hooksPath .husky/_) adds its block to .husky/<hook>, and uninstall takes it away', () => {
+    const dir = tempRepo({ files: { '.husky/_/h': '# husky\n', '.husky/pre-commit': 'npm test\n' } });
+    git(dir, 'config', 'core.hooksPath', '.husky/_');
+    cortex(dir, ['init', '--no-claude']);
+    expect(readFileSync(join(dir, '.husky', 'post-merge'), 'utf8')).toContain('cortex git-hook post-merge');
+    expect(readFileSync(join(dir, '.husky', 'pre-commit'), 'utf8')).toBe('npm test\n');
+    cortex(dir, ['uninstall']);
+    expect(readdirSync(join(dir, '.husky')).sort()).toEqual(['_', 'pre-commit']);
+  });
+
   it('amending a commit keeps memory aligned (post-rewrite), and commits during a session carry its trailer', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
