@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { forgetWrittenEvents } from '../src/journal/cache.js';
 import { append, openJournal, readAll } from '../src/journal/journal.js';
 import { discoverRepo } from '../src/git/repo.js';
 import { benchRepo, buildJournal, runCli, syntheticEvent } from './fixtures.js';
@@ -15,7 +16,11 @@ export async function benchJournal(size: number) {
 
     rmSync(join(dir, '.git', 'cortex', 'cache'), { recursive: true, force: true });
     const cold = await time(async () => readAll(await openJournal(await discoverRepo(dir))));
-    const warm = await sample(3, async () => readAll(await openJournal(await discoverRepo(dir))));
+    // A warm read as the next command sees it: from the cache file, not from this process's memory.
+    const warm = await sample(3, async () => {
+      forgetWrittenEvents();
+      return readAll(await openJournal(await discoverRepo(dir)));
+    });
 
     const remember = await sample(15, () => runCli(dir, ['remember', `bench note ${n++}`, '--type', 'learned']));
     runCli(dir, ['log', '-n', '20', '--json']);

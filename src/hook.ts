@@ -4,6 +4,7 @@
  * fewer files this way than through the CLI's chunk graph. Skips yargs entirely and always
  * exits 0 (hooks fail open).
  */
+import { runHook } from './claude/hook.js';
 import { processIO } from './commands/io.js';
 import { prefetchRepo } from './git/repo.js';
 
@@ -14,7 +15,8 @@ if (process.argv[2] === 'git-hook') {
   const { runGitHook } = await import('./git-hooks/run-git-hook.js');
   await runGitHook(process.argv[3], { cwd: io.cwd, args: process.argv.slice(4), readStdin: io.readStdin, stderr: io.stderr });
 } else {
-  const { runHook } = await import('./claude/hook.js');
+  // Claude Code hooks are the hot path (every prompt and stop): imported statically, so they
+  // load with this file; the git hooks' code is a chunk of its own.
   await runHook(process.argv[3], io);
 }
 process.exit(0);

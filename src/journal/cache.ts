@@ -81,6 +81,11 @@ function emptyMeta(ref: string, tip: string | null): CacheMeta {
  */
 let justWritten: { file: string; bytes: number; events: readonly CortexEvent[] } | null = null;
 
+/** Forget those events, so the next read parses the file (how another process reads it; the bench measures that). */
+export function forgetWrittenEvents(): void {
+  justWritten = null;
+}
+
 async function writeGeneration(dir: CacheDir, meta: CacheMeta, events: readonly CortexEvent[]): Promise<CacheMeta> {
   const file = `events-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}.jsonl`;
   const text = serializeEvents(events);
