@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,8 +12,13 @@ import { fileURLToPath } from 'node:url';
 export function startInBackground(args: readonly string[], options: { cwd: string; cortexDir: string }): boolean {
   const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
   if (!existsSync(cli)) return false;
+  mkdirSync(options.cortexDir, { recursive: true });
   const log = openSync(join(options.cortexDir, 'log'), 'a');
-  const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, detached: true, stdio: ['ignore', 'ignore', log], env: { ...process.env, CORTEX_BACKGROUND: '1' } });
-  child.unref();
+  try {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, detached: true, stdio: ['ignore', 'ignore', log] });
+    child.unref();
+  } finally {
+    closeSync(log); // the child has its own copy
+  }
   return true;
 }
