@@ -111,7 +111,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
     .command(
       'projections',
       'regenerate the tracked files .cortex/decisions.md, decisions-archive.md and active-plan.md',
-      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, briefing: { type: 'boolean', describe: 'also refresh the cached briefing and .git/cortex/briefing.md' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
+      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, briefing: { type: 'boolean', describe: 'refresh the cached briefing and .git/cortex/briefing.md' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/projections.js')).runProjections(argv, io)),
     )
     .command(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
 import { HOOK_MAX_CHARS, readBriefing } from '../workspace/briefing.js';
-import { readSettings } from '../workspace/memory.js';
+import { readSettings } from '../workspace/settings.js';
 import { writeIfChanged } from '../write-if-changed.js';
 
 /**

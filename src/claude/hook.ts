@@ -3,7 +3,6 @@ import { openJournal } from '../journal/journal.js';
 import { assistantLine, captureSession, userLine, type CaptureOutcome } from './capture-session.js';
 import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } from './hook-events.js';
 import { writeHookLog } from './hook-log.js';
-import { startInBackground } from './background.js';
 import { deliverBriefing } from './deliver-briefing.js';
 import { markSessionActive, markSessionEnded } from '../git-hooks/active-session.js';
 import { isCortexError } from '../errors.js';
@@ -87,14 +86,9 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   let summary = `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
   // The tracked files follow memory at the end of a turn and before compaction, and only when
   // something they show was captured (file and command events never change them).
-  if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0) {
-    if (repo.workTree && !process.env.CORTEX_FOREGROUND && startInBackground(['projections', '--write', '--quiet'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) {
-      summary += '; regenerating .cortex/ in the background';
-    } else {
-      const { regenerateProjections } = await import('../workspace/regenerate.js');
-      const written = await regenerateProjections(await journal());
-      if (written.length > 0) summary += `; rewrote ${written.join(', ')}`;
-    }
+  if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0 && repo.workTree) {
+    const { refreshProjections } = await import('../workspace/regenerate.js');
+    summary += `; ${await refreshProjections(await journal(), { files: true })}`;
   }
   return { summary };
 }

@@ -3,7 +3,7 @@ import { runGit } from '../git/run-git.js';
 import { readAll } from '../journal/journal.js';
 import { rankDecisions, sessionsFor, type BlamedCommit, type BlameMatch } from '../projections/blame.js';
 import { foldMemory } from '../projections/fold.js';
-import { readSettings } from '../workspace/memory.js';
+import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
 export interface BlameArgs {

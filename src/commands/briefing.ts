@@ -1,6 +1,6 @@
 import { CortexError } from '../errors.js';
 import { readBriefing } from '../workspace/briefing.js';
-import { readSettings } from '../workspace/memory.js';
+import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface BriefingArgs {

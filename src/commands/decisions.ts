@@ -1,4 +1,4 @@
-import type { MemoryItem } from '../projections/fold.js';
+import { byLastUse, type MemoryItem } from '../projections/fold.js';
 import { readMemory } from '../workspace/memory.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -15,7 +15,7 @@ export async function runDecisions(args: DecisionsArgs, io: CommandIO): Promise<
   const memory = await readMemory(journal, { all: args.all });
   warnProblems(io, memory.problems);
   const { state } = memory;
-  const items = [...state.decisions, ...state.rejections, ...state.preferences].sort((a, b) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1));
+  const items = [...state.decisions, ...state.rejections, ...state.preferences].sort(byLastUse);
   if (args.json) {
     printJson(
       io,

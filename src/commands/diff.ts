@@ -1,7 +1,7 @@
 import { diffMemory, renderDiffMarkdown, renderDiffText } from '../projections/decision-diff.js';
 import { foldMemory } from '../projections/fold.js';
 import { readAll } from '../journal/journal.js';
-import { readSettings } from '../workspace/memory.js';
+import { readSettings } from '../workspace/settings.js';
 import { readRange } from '../workspace/revision.js';
 import { openJournalAt, printJson, warnProblems, type CommandIO } from './io.js';
 

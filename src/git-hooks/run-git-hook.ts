@@ -1,8 +1,10 @@
-import { startInBackground } from '../claude/background.js';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
 import { cortexDir, discoverRepo, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
 import { runGit } from '../git/run-git.js';
-import { append, buildEvents, captureContext, openJournal } from '../journal/journal.js';
+import { append, buildEvents, captureContext, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { readActiveSession } from './active-session.js';
 
@@ -34,10 +36,27 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
   }
 }
 
-function refresh(repo: Repo): string {
-  if (!repo.workTree) return 'no work tree';
-  if (!process.env.CORTEX_FOREGROUND && startInBackground(['projections', '--write', '--quiet', '--briefing'], { cwd: repo.workTree, cortexDir: cortexDir(repo) })) return 'regenerating .cortex/ and the briefing in the background';
-  return 'CORTEX_FOREGROUND: run `cortex projections --write` to regenerate';
+/**
+ * After HEAD moved. The briefing always follows. The tracked files only after a merge, and
+ * never while git is in the middle of a rebase, merge or cherry-pick: rewriting tracked files
+ * on every checkout would leave the tree dirty and make git refuse the next checkout or rebase.
+ */
+async function refresh(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
+  // post-merge runs before git removes MERGE_HEAD: that merge is done, not in progress.
+  if (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : [])) return 'git is mid-operation; nothing regenerated';
+  const { refreshProjections } = await import('../workspace/regenerate.js');
+  return refreshProjections(journal, { files: options.files, briefing: true });
+}
+
+const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];
+
+async function operationInProgress(repo: Repo, except: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(IN_PROGRESS.filter((name) => !except.includes(name)).map((name) => stat(join(repo.gitDir, name)).then(() => true, () => false)));
+  return found.some(Boolean);
+}
+
+async function refreshIfJournal(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
+  return (await readTip(journal.store)) ? refresh(journal, options) : '';
 }
 
 async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> {
@@ -46,9 +65,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
     case 'post-checkout':
       // Third argument: 1 for a branch checkout, 0 for checking out files.
       if (io.args[2] !== '1') return '';
-      return (await readTip((await journal()).store)) ? refresh(repo) : '';
+      return refreshIfJournal(await journal(), { files: false });
     case 'post-merge':
-      return (await readTip((await journal()).store)) ? refresh(repo) : '';
+      return refreshIfJournal(await journal(), { files: true, afterMerge: true });
     case 'post-rewrite': {
       // stdin: "<old> <new> [extra]" per rewritten commit; alignment follows the new commits.
       const pairs = (await io.readStdin()).split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => /^[0-9a-f]{40,64}$/.test(p[0] ?? '') && /^[0-9a-f]{40,64}$/.test(p[1] ?? ''));
@@ -58,7 +77,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
       const events = buildEvents(pairs.map(([from, to]) => ({ type: 'commit_linked', content: `${kind}: ${(from as string).slice(0, 10)} → ${(to as string).slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
       await append(j, events);
-      return `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}; ${refresh(repo)}`;
+      return `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}; ${await refresh(j, { files: false })}`;
     }
     case 'prepare-commit-msg': {
       const [file, source] = io.args;
@@ -75,7 +94,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       if (!remote || config['cortex.pushjournal'] === 'false') return '';
       const j = await journal();
       if (!(await readTip(j.store)) || stdin.includes(j.store.ref)) return '';
-      if (!process.env.CORTEX_FOREGROUND && startInBackground(['sync', remote, '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `syncing the journal with ${remote} in the background`;
+      if (startInBackground(['sync', remote, '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `syncing the journal with ${remote} in the background`;
       const { syncJournal } = await import('../journal/sync.js');
       const result = await syncJournal(repo, j.store, remote, await readAuthor(repo));
       return `synced the journal with ${remote}${result.pushed ? ' (pushed)' : ''}`;

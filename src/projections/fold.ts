@@ -187,22 +187,24 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
     item.effectiveSalience = item.origin.immortal ? reinforced : reinforced * settings.decayPerHour ** hours;
   }
 
-  const byUse = (a: MemoryItem, b: MemoryItem) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
   const all = [...items.values()];
-  const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byUse);
+  const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byLastUse);
   const planList = [...planBook.plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));
   return {
     decisions: current('decision_made'),
     rejections: current('approach_rejected'),
     preferences: current('preference_noted'),
-    superseded: all.filter((i) => i.supersededBy !== undefined).sort(byUse),
-    recent: all.filter((i) => RECENT.has(i.type)).sort((a, b) => b.effectiveSalience - a.effectiveSalience || byUse(a, b)),
+    superseded: all.filter((i) => i.supersededBy !== undefined).sort(byLastUse),
+    recent: all.filter((i) => RECENT.has(i.type)).sort((a, b) => b.effectiveSalience - a.effectiveSalience || byLastUse(a, b)),
     plans: planList,
     activePlan: planList.find((p) => !p.complete && !retracted.has(p.origin.id)) ?? null,
     files: [...files.values()].sort((a, b) => (a.last === b.last ? (a.path < b.path ? -1 : 1) : a.last > b.last ? -1 : 1)),
     sessions: [...sessions.values()].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
   };
 }
+
+/** Most recently used first; ties by id, so every ordering is deterministic. */
+export const byLastUse = (a: MemoryItem, b: MemoryItem): number => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
 
 /** Number of items in sorted `xs` that are ≤ `x`. */
 function upperBound(xs: readonly string[], x: string): number {

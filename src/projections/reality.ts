@@ -1,4 +1,5 @@
 import type { MemoryItem, MemoryState } from './fold.js';
+import { ECOSYSTEM_OF, MANIFEST_FILES, type Ecosystem } from './manifests.js';
 
 /**
  * Reality checks: what memory says against what the repository shows now. The shell gathers
@@ -26,7 +27,6 @@ export interface Warning {
   text: string;
 }
 
-type Ecosystem = 'npm' | 'pypi' | 'cargo' | 'go';
 
 /**
  * Technologies people name in decisions, and the packages that show a project uses them. The
@@ -103,15 +103,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
 const GENERIC_DB = new Set(['prisma', '@prisma/client', 'typeorm', 'sequelize', 'knex', 'drizzle-orm', 'sqlalchemy', 'sqlx', 'diesel', 'sea-orm', 'gorm.io/gorm', 'django', 'peewee', 'mikro-orm', '@mikro-orm/core']);
 const DATABASES = new Set(['PostgreSQL', 'MySQL', 'SQLite', 'MongoDB']);
 
-const ECOSYSTEM_OF: Readonly<Record<string, Ecosystem>> = {
-  'package.json': 'npm',
-  'pyproject.toml': 'pypi',
-  'requirements.txt': 'pypi',
-  'Cargo.toml': 'cargo',
-  'go.mod': 'go',
-};
-
-export const MANIFEST_FILES: readonly string[] = Object.keys(ECOSYSTEM_OF);
+export { MANIFEST_FILES };
 
 /** Dependency names per ecosystem, lower case. Tolerant: a manifest that does not parse gives nothing. */
 export function parseDependencies(manifests: readonly Manifest[]): Map<Ecosystem, Set<string>> {

@@ -1,5 +1,5 @@
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
-import { NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
+import { byLastUse, NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
 import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortSession, strong, text, truncate } from './markdown.js';
 import type { Warning } from './reality.js';
 
@@ -131,7 +131,6 @@ function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number):
 }
 
 const measure = (item: ListItem): Entry => ({ item, size: renderMarkdown([list([item])]).length });
-const byLastUse = (a: MemoryItem, b: MemoryItem) => (a.lastUsed === b.lastUsed ? (a.id < b.id ? -1 : 1) : a.lastUsed > b.lastUsed ? -1 : 1);
 
 type Provenance = (item: MemoryItem) => PhrasingContent;
 

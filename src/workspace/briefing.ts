@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readHead } from '../git/repo.js';
 import { readTip } from '../journal/tip.js';
 import type { Journal } from '../journal/journal.js';
+import { MANIFEST_FILES } from '../projections/manifests.js';
 import type { Briefing } from '../projections/render-briefing.js';
 import type { ProjectionSettings } from '../projections/settings.js';
 import { VERSION } from '../version.js';
@@ -21,7 +22,6 @@ export interface BriefingRequest {
 /** Claude Code caps hook output at 10,000 characters; a briefing delivered by a hook stays clear of it. */
 export const HOOK_MAX_CHARS = 9_500;
 
-const MANIFESTS = ['package.json', 'pyproject.toml', 'requirements.txt', 'Cargo.toml', 'go.mod'];
 const KEPT = 4;
 
 async function cacheKey(journal: Journal, settings: ProjectionSettings, request: BriefingRequest): Promise<string> {
@@ -29,7 +29,7 @@ async function cacheKey(journal: Journal, settings: ProjectionSettings, request:
   const [tip, head, manifestStamps] = await Promise.all([
     readTip(journal.store),
     readHead(journal.repo),
-    root ? Promise.all(MANIFESTS.map((m) => stat(join(root, m)).then((s) => s.mtimeMs, () => 0))) : Promise.resolve([]),
+    root ? Promise.all(MANIFEST_FILES.map((m) => stat(join(root, m)).then((s) => s.mtimeMs, () => 0))) : Promise.resolve([]),
   ]);
   const parts = [VERSION, tip, head.branch, head.commit, request.budgetTokens ?? settings.budgetTokens, request.maxChars ?? '', JSON.stringify(settings), manifestStamps.join(',')];
   return createHash('sha1').update(JSON.stringify(parts)).digest('hex');

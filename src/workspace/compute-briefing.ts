@@ -1,4 +1,5 @@
 import type { Journal } from '../journal/journal.js';
+import { byLastUse } from '../projections/fold.js';
 import { realityChecks } from '../projections/reality.js';
 import { renderBriefing, type Briefing } from '../projections/render-briefing.js';
 import { readTemplate } from '../templates.js';
@@ -13,7 +14,7 @@ export async function computeBriefing(journal: Journal, options: { budgetTokens:
   const { state } = m;
   const candidates = [...state.decisions, ...state.rejections, ...state.preferences]
     .filter((i) => i.tier === 'active')
-    .sort((a, b) => (a.lastUsed > b.lastUsed ? -1 : 1))
+    .sort(byLastUse)
     .slice(0, CHECKED_ITEMS)
     .concat(state.recent.slice(0, CHECKED_ITEMS / 2));
   const [facts, template] = await Promise.all([readRepoFacts(journal.repo, m.head, state, candidates, m.me), readTemplate('briefing.md')]);

@@ -1,11 +1,12 @@
 import type { CortexEvent } from '../events/types.js';
-import { readAuthor, readGitConfig, type HeadState } from '../git/repo.js';
+import { readAuthor, type HeadState } from '../git/repo.js';
 import { readAll, type Journal } from '../journal/journal.js';
 import type { LineProblem } from '../journal/parse-shard.js';
 import { foldMemory, type MemoryState } from '../projections/fold.js';
-import { parseSettings, type ProjectionSettings } from '../projections/settings.js';
+import type { ProjectionSettings } from '../projections/settings.js';
 import { visibleEvents } from '../projections/visibility.js';
 import { readBranchView } from './branch-view.js';
+import { readSettings } from './settings.js';
 
 /**
  * Memory as this work tree sees it: the journal, aligned with HEAD (or every branch with
@@ -21,10 +22,6 @@ export interface Memory {
   tip: string | null;
   visible: CortexEvent[];
   problems: LineProblem[];
-}
-
-export async function readSettings(journal: Journal): Promise<{ settings: ProjectionSettings; problems: string[] }> {
-  return parseSettings(await readGitConfig(journal.repo));
 }
 
 export async function readMemory(journal: Journal, options: { all?: boolean; now?: Date } = {}): Promise<Memory> {

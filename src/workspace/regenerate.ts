@@ -1,9 +1,50 @@
+import { join } from 'node:path';
+import { CortexError } from '../errors.js';
+import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
+import type { LineProblem } from '../journal/parse-shard.js';
+import { acquireLockFile } from '../lock-file.js';
+import { writeIfChanged } from '../write-if-changed.js';
 import { readMemory } from './memory.js';
 import { writeProjections } from './write-projections.js';
 
-/** Bring .cortex/*.md up to date with memory on HEAD; returns the paths rewritten. */
-export async function regenerateProjections(journal: Journal): Promise<string[]> {
-  if (!journal.repo.workTree) return [];
-  return writeProjections(journal, await readMemory(journal));
+export interface RegenerateOptions {
+  files?: boolean;
+  briefing?: boolean;
+}
+
+/**
+ * Bring .cortex/*.md up to date with memory on HEAD (`files`), and/or the cached briefing and its
+ * inspection copy (`briefing`). One writer at a time: the later one waits, then reads the newer
+ * journal, which beats racing. Returns the paths rewritten.
+ */
+export async function regenerateProjections(journal: Journal, options: RegenerateOptions = { files: true }): Promise<{ written: string[]; problems: LineProblem[] }> {
+  if (!journal.repo.workTree) return { written: [], problems: [] };
+  const release = await acquireLockFile(join(cortexDir(journal.repo), 'projections.lock'), { staleMs: 60_000, waitMs: 30_000 });
+  if (!release) throw new CortexError('APPEND_CONTENDED', 'another `cortex projections --write` has held its lock for 30 s; try again (or delete .git/cortex/projections.lock if no cortex is running)');
+  try {
+    const memory = await readMemory(journal);
+    const written = options.files ? await writeProjections(journal, memory) : [];
+    if (options.briefing) {
+      const { HOOK_MAX_CHARS, readBriefing } = await import('./briefing.js');
+      const { briefing } = await readBriefing(journal, memory.settings, { maxChars: HOOK_MAX_CHARS });
+      await writeIfChanged(join(cortexDir(journal.repo), 'briefing.md'), briefing.markdown);
+    }
+    return { written, problems: memory.problems };
+  } finally {
+    await release();
+  }
+}
+
+/** What a hook does after memory or HEAD changed: regenerate in the background, or here. */
+export async function refreshProjections(journal: Journal, options: RegenerateOptions): Promise<string> {
+  const root = journal.repo.workTree;
+  if (!root) return 'no work tree';
+  const what = [options.files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
+  const { startInBackground } = await import('../background.js');
+  if (startInBackground(['projections', ...(options.files ? ['--write'] : []), ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
+    return `regenerating ${what} in the background`;
+  }
+  const { written } = await regenerateProjections(journal, options);
+  return written.length > 0 ? `rewrote ${written.join(', ')}` : `${what} up to date`;
 }

@@ -106,6 +106,27 @@ describe('git hooks next to the user\'s own', () => {
     expect(readdirSync(join(dir, '.husky')).sort()).toEqual(['_', 'pre-commit']);
   });
 
+  it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge regenerates .cortex/', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'cortex init');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Feature decision', '-t', 'decision');
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'feature');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'checkout', '-q', 'feature');
+    expect(readFileSync(join(dir, '.git', 'cortex', 'briefing.md'), 'utf8')).toContain('Feature decision');
+    expect(g(dir, 'status', '--porcelain')).toBe('');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### Feature decision');
+  });
+
   it('amending a commit keeps memory aligned (post-rewrite), and commits during a session carry its trailer', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
