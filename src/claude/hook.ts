@@ -1,3 +1,4 @@
+import { refreshProjections } from '../workspace/refresh.js';
 import { cortexDir, discoverRepo, type Repo } from '../git/repo.js';
 import { openJournal } from '../journal/journal.js';
 import { assistantLine, captureSession, userLine, type CaptureOutcome } from './capture-session.js';
@@ -87,7 +88,6 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   // The tracked files follow memory at the end of a turn and before compaction, and only when
   // something they show was captured (file and command events never change them).
   if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0 && repo.workTree) {
-    const { refreshProjections } = await import('../workspace/regenerate.js');
     summary += `; ${await refreshProjections(await journal(), { files: true })}`;
   }
   return { summary };

@@ -1,3 +1,4 @@
+import { refreshProjections } from '../workspace/refresh.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startInBackground } from '../background.js';
@@ -44,7 +45,6 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
 async function refresh(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
   // post-merge runs before git removes MERGE_HEAD: that merge is done, not in progress.
   if (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : [])) return 'git is mid-operation; nothing regenerated';
-  const { refreshProjections } = await import('../workspace/regenerate.js');
   return refreshProjections(journal, { files: options.files, briefing: true });
 }
 

@@ -35,16 +35,3 @@ export async function regenerateProjections(journal: Journal, options: Regenerat
     await release();
   }
 }
-
-/** What a hook does after memory or HEAD changed: regenerate in the background, or here. */
-export async function refreshProjections(journal: Journal, options: RegenerateOptions): Promise<string> {
-  const root = journal.repo.workTree;
-  if (!root) return 'no work tree';
-  const what = [options.files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
-  const { startInBackground } = await import('../background.js');
-  if (startInBackground(['projections', ...(options.files ? ['--write'] : []), ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
-    return `regenerating ${what} in the background`;
-  }
-  const { written } = await regenerateProjections(journal, options);
-  return written.length > 0 ? `rewrote ${written.join(', ')}` : `${what} up to date`;
-}
