@@ -144,6 +144,25 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (argv) => run(async () => (await import('./commands/log.js')).runLog({ ...argv, range: argv.range as string | undefined }, io)),
     )
     .command(
+      'search <query..>',
+      'find memories by what they say, best first (stemming, synonyms, decisions and rejections favoured; aligned with this branch)',
+      (y) =>
+        y.positional('query', { type: 'string', array: true, demandOption: true }).options({
+          type: { alias: 't', type: 'string', array: true, describe: 'only these types (repeatable or comma-separated)' },
+          since: { type: 'string', describe: 'only after this date (2026-11-01, "3 days ago")' },
+          limit: { alias: 'n', type: 'number', default: 10, describe: 'at most this many results' },
+          ...allOption,
+          ...jsonOption,
+        }),
+      (argv) => run(async () => (await import('./commands/search.js')).runSearch({ ...argv, query: (argv.query as unknown[]).map(String), type: argv.type as string[] | undefined }, io)),
+    )
+    .command(
+      'reindex',
+      'rebuild the search index from the journal (it lives in .git/cortex/search and updates itself; this is for when you want it now)',
+      (y) => y.options({ compact: { type: 'boolean', describe: 'only fold recent additions into the main index' }, quiet: { type: 'boolean', describe: 'print nothing' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/reindex.js')).runReindex(argv, io)),
+    )
+    .command(
       'import <file>',
       'add events from a JSONL file (- for stdin); ids already present are skipped',
       (y) =>

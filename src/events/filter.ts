@@ -36,15 +36,23 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
 
 export type FilterResult = { ok: true; test: (e: CortexEvent) => boolean } | { ok: false; error: string };
 
+/** `--type decision,rejected --type learned` → the types, or the first unknown name as an error. */
+export function resolveTypeList(names: readonly string[]): { ok: true; types: Set<EventType> } | { ok: false; error: string } {
+  const types = new Set<EventType>();
+  for (const name of names.flatMap((t) => t.split(',')).filter((t) => t.trim() !== '')) {
+    const type = resolveEventType(name);
+    if (!type) return { ok: false, error: `unknown type "${name}" (try decision, rejected, learned, plan, preference, error)` };
+    types.add(type);
+  }
+  return { ok: true, types };
+}
+
 export function buildEventFilter(options: EventFilterOptions, now: Date): FilterResult {
   const checks: Array<(e: CortexEvent) => boolean> = [];
   if (options.types && options.types.length > 0) {
-    const wanted = new Set<EventType>();
-    for (const name of options.types.flatMap((t) => t.split(','))) {
-      const type = resolveEventType(name);
-      if (!type) return { ok: false, error: `unknown type "${name}" (try decision, rejected, learned, plan, preference, error)` };
-      wanted.add(type);
-    }
+    const resolved = resolveTypeList(options.types);
+    if (!resolved.ok) return resolved;
+    const wanted = resolved.types;
     checks.push((e) => wanted.has(e.type));
   }
   for (const [key, bound] of [['since', options.since], ['until', options.until]] as const) {

@@ -45,7 +45,10 @@ export function rewritesFrom(events: readonly CortexEvent[]): Map<string, string
   return map;
 }
 
-export function isVisible(event: CortexEvent, view: BranchView): boolean {
+/** Where an event was captured: all alignment looks at. */
+export type Place = Pick<CortexEvent, 'branch' | 'commit'>;
+
+export function isVisible(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
   if (event.branch !== null && event.branch === view.branch) return true;
@@ -58,7 +61,7 @@ export function isVisible(event: CortexEvent, view: BranchView): boolean {
 export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view));
 
 /** The other branches whose events sit on HEAD's history: the ones the shell must ask git about. */
-export function branchesToCheck(events: readonly CortexEvent[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {
+export function branchesToCheck(events: readonly Place[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {
   const branches = new Set<string>();
   for (const e of events) {
     if (e.branch !== null && e.branch !== view.branch && e.commit !== null && view.ancestors.has(currentCommit(e.commit, view.rewrites))) branches.add(e.branch);

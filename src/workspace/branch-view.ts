@@ -2,24 +2,28 @@ import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { gitOutput } from '../git/run-git.js';
-import { branchesToCheck, rewritesFrom, type BranchView } from '../projections/visibility.js';
+import { branchesToCheck, rewritesFrom, type BranchView, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
  * reachable from HEAD, and for each other branch with events on that history, which of its
  * fork points are followed by commits HEAD does not have.
  */
-export async function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
+export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
+  return readBranchViewOf(repo, events, rewritesFrom(events), options);
+}
+
+/** The same from just the places events were captured at (the search index keeps only those). */
+export async function readBranchViewOf(repo: Repo, places: readonly Place[], rewrites: ReadonlyMap<string, string>, options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
   const head = options.at ?? (await readHead(repo));
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
-  const rewrites = rewritesFrom(events);
   const cwd = repo.workTree ?? repo.gitDir;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
 
   const unmerged = new Map<string, Set<string>>();
   await Promise.all(
-    branchesToCheck(events, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
+    branchesToCheck(places, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
       // In CI (and other fresh checkouts) the branch may exist only as a remote-tracking ref.
       const tip = (await readRef(repo.commonDir, `refs/heads/${branch}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${branch}`));
       // Gone (deleted after merging, usually) or wholly merged: its events follow their commits.

@@ -1,0 +1,65 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * Text → search terms, the same way for documents and queries, so an exact word always finds
+ * itself. Words are lowercased, English stopwords dropped, and Porter-stemmed ("caching" and
+ * "cached" meet at "cach"). Identifiers are split into their parts and also kept whole:
+ * `getUserName` gives get, user, name and getusername; `package.json` gives package, json and
+ * packagejson. The whole form keeps a distinctive identifier distinctive even when its parts are
+ * common words.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by can could ' +
+    'did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into ' +
+    'is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she should ' +
+    'so some such than that the their theirs them themselves then there these they this those through to too under until up very was we were ' +
+    'what when where which while who whom why will with would you your yours yourself yourselves s t d ll m o re ve y isn aren wasn weren ' +
+    'hasn haven hadn doesn don didn won wouldn shan shouldn mustn can couldn mightn needn let us also any anything something thing things ' +
+    'get got go going gone ever still yet via per etc ok okay yes please thanks thank hey hi hello'
+  ).split(' '),
+);
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
+const SEPARATORS = /[_.'’-]+/;
+/** Lower-to-upper and letter-to-digit boundaries inside an identifier: useAuthToken, HTTPServer, oauth2Client. */
+const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const MAX_TERM = 64;
+
+/** A word as typed → its term, or null for a stopword. Digits and short words are not stemmed. */
+export function termOf(word: string): string | null {
+  const w = word.toLowerCase();
+  if (w.length === 0 || w.length > MAX_TERM || STOPWORDS.has(w)) return null;
+  return w.length > 3 && /^\p{L}+$/u.test(w) ? stemmer(w) : w;
+}
+
+/** The words of a text, as written (for highlighting) with the terms each gives. */
+export function analyzeWords(text: string): Array<{ word: string; index: number; terms: string[] }> {
+  const out: Array<{ word: string; index: number; terms: string[] }> = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].replace(/[_.'’-]+$/, '');
+    out.push({ word, index: match.index, terms: termsOfWord(word) });
+  }
+  return out;
+}
+
+function termsOfWord(word: string): string[] {
+  const parts = word.split(SEPARATORS).flatMap((p) => p.split(CAMEL)).filter((p) => p.length > 0);
+  const terms: string[] = [];
+  for (const part of parts) {
+    const term = termOf(part);
+    if (term !== null) terms.push(term);
+  }
+  if (parts.length > 1) {
+    const whole = parts.join('').toLowerCase();
+    if (whole.length <= MAX_TERM) terms.push(whole);
+  }
+  return terms;
+}
+
+/** Every term of a text, in order, repeats kept (term frequency matters to BM25). */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.matchAll(WORD)) terms.push(...termsOfWord(match[0].replace(/[_.'’-]+$/, '')));
+  return terms;
+}

@@ -1,0 +1,144 @@
+import type { CortexEvent, EventType } from '../events/types.js';
+import { analyze } from './analyze.js';
+
+/**
+ * What the index holds of an event. Memory events are searched by what they say (content, the
+ * reason and the alternative), their files, their tags and the words of their kind ("decision",
+ * "rejected"…), so "what did we reject for caching" can lean on the kind. Edits (retract, amend,
+ * supersede) and commit links are not documents: they change what other documents show.
+ */
+export const FIELDS = ['content', 'files', 'tags', 'kind'] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** How much a match in each field counts. */
+export const FIELD_BOOST: Readonly<Record<Field, number>> = { content: 1, files: 0.7, tags: 1.3, kind: 0.6 };
+
+/** The kinds the issue asks to favour come first; activity (files, commands) is findable but quiet. */
+export const TYPE_BOOST: Readonly<Record<string, number>> = {
+  decision_made: 1.6,
+  approach_rejected: 1.6,
+  knowledge_acquired: 1.4,
+  error_resolved: 1.35,
+  preference_noted: 1.3,
+  event_amended: 1.3,
+  plan_created: 1.15,
+  plan_step_completed: 1,
+  task_completed: 1,
+  file_modified: 0.55,
+  command_run: 0.5,
+  file_explored: 0.45,
+};
+
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  decision_made: 'decision decided chose choice',
+  approach_rejected: 'rejected rejection ruled out avoided tried',
+  knowledge_acquired: 'learned learning knowledge gotcha',
+  error_resolved: 'error bug fixed fix resolved',
+  preference_noted: 'preference prefer convention',
+  plan_created: 'plan todo steps',
+  plan_step_completed: 'plan step done progress',
+  task_completed: 'task done completed finished',
+  event_amended: 'amended corrected',
+  file_modified: 'file modified edited changed',
+  file_explored: 'file read explored',
+  command_run: 'command ran run',
+};
+
+/** Type codes stored per document (one byte each); the order is part of the index format. */
+export const INDEXED_TYPES: readonly EventType[] = [
+  'decision_made',
+  'approach_rejected',
+  'knowledge_acquired',
+  'error_resolved',
+  'preference_noted',
+  'plan_created',
+  'plan_step_completed',
+  'task_completed',
+  'event_amended',
+  'file_modified',
+  'file_explored',
+  'command_run',
+];
+const TYPE_CODE = new Map<string, number>(INDEXED_TYPES.map((t, i) => [t, i]));
+export const typeCode = (type: string): number | undefined => TYPE_CODE.get(type);
+
+/** The memory kinds anticipatory recall offers (never file or command activity). */
+export const RECALLED_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'event_amended', 'plan_created']);
+
+export const isIndexed = (e: CortexEvent): boolean => TYPE_CODE.has(e.type) && e.content.trim() !== '';
+
+const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
+
+/** The stored record a result is shown from. Short keys: a journal of 100K events keeps them all. */
+export interface StoredDoc {
+  id: string;
+  type: EventType;
+  content: string;
+  ts: string;
+  session: string;
+  author: string;
+  branch: string | null;
+  commit: string | null;
+  reason?: string;
+  alternative?: string;
+  files?: string[];
+  tags?: string[];
+  /** For an amendment: the event it rewrites. */
+  target?: string;
+}
+
+export function storedDoc(e: CortexEvent): StoredDoc {
+  const doc: StoredDoc = { id: e.id, type: e.type, content: e.content, ts: e.ts, session: e.session, author: e.author, branch: e.branch, commit: e.commit };
+  const reason = str(e.meta.reason) ?? str(e.meta.why);
+  const alternative = str(e.meta.alternative) ?? str(e.meta.instead);
+  const files = filesOf(e);
+  const tags = Array.isArray(e.meta.tags) ? e.meta.tags.filter((t): t is string => typeof t === 'string') : [];
+  if (reason) doc.reason = reason;
+  if (alternative) doc.alternative = alternative;
+  if (files.length > 0) doc.files = files;
+  if (tags.length > 0) doc.tags = tags;
+  if (e.type === 'event_amended' && str(e.meta.target)) doc.target = str(e.meta.target);
+  return doc;
+}
+
+function filesOf(e: CortexEvent): string[] {
+  const files = new Set<string>();
+  const path = str(e.meta.path);
+  if (path) files.add(path);
+  if (Array.isArray(e.meta.files)) for (const f of e.meta.files) if (str(f)) files.add(f as string);
+  return [...files];
+}
+
+/** The analysed fields of a document: terms per field, in order. */
+export type AnalysedDoc = Record<Field, string[]>;
+
+export function analyseDoc(doc: StoredDoc): AnalysedDoc {
+  const prose = [doc.content, doc.reason, doc.alternative].filter(Boolean).join('\n');
+  return {
+    content: analyze(prose),
+    files: analyze((doc.files ?? []).join(' ')),
+    tags: analyze((doc.tags ?? []).join(' ')),
+    kind: analyze(KIND_WORDS[doc.type] ?? ''),
+  };
+}
+
+/**
+ * An edit another event makes to what search shows: a retraction hides its target, an
+ * amendment hides the text it replaces (the amendment is found instead), a supersession marks a
+ * decision as replaced. Each applies only where the editing event is visible.
+ */
+export interface SearchEdit {
+  kind: 'retract' | 'amend' | 'supersede';
+  target: string;
+  by?: string;
+  place: number;
+}
+
+export function editOf(e: CortexEvent): Omit<SearchEdit, 'place'> | null {
+  const target = str(e.meta.target) ?? str(e.meta.id);
+  if (!target) return null;
+  if (e.type === 'event_retracted') return { kind: 'retract', target };
+  if (e.type === 'event_amended') return { kind: 'amend', target, by: e.id };
+  if (e.type === 'decision_superseded') return { kind: 'supersede', target, ...(str(e.meta.by) ? { by: str(e.meta.by) } : {}) };
+  return null;
+}

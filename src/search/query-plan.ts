@@ -1,0 +1,156 @@
+import type { EventType } from '../events/types.js';
+import { analyze, STOPWORDS } from './analyze.js';
+import { VOCABULARY, type Vocabulary } from './vocabulary-data.js';
+
+/**
+ * A query as the engine runs it. Each word the user typed is a *concept*; a concept matches
+ * through its own term, through its equivalents (auth ↔ authentication), and more weakly through
+ * the specific things a general word covers (database → postgres, sqlite). Words that only say
+ * what kind of memory is wanted ("why did we *pick*", "what did we *rule out*") become intents:
+ * they favour that kind instead of having to appear in the text.
+ *
+ * Ranking multiplies a document's summed BM25 by how many concepts it matched, so a note that
+ * answers two of the question's words beats one that repeats a single word.
+ */
+export interface QueryTerm {
+  term: string;
+  boost: number;
+  /** Index into the concepts; -1 for intent words, which never count as a matched concept. */
+  concept: number;
+  prefix: boolean;
+  fuzzy: boolean;
+}
+
+export interface QueryPlan {
+  terms: QueryTerm[];
+  concepts: string[];
+  intents: Set<EventType>;
+}
+
+const EQUIVALENT_BOOST = 0.75;
+const NARROWER_BOOST = 0.45;
+const INTENT_WORD_BOOST = 0.2;
+
+export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
+  decision: ['decision_made'],
+  rejected: ['approach_rejected'],
+  learned: ['knowledge_acquired'],
+  error: ['error_resolved'],
+  preference: ['preference_noted'],
+  plan: ['plan_created', 'plan_step_completed'],
+  done: ['task_completed', 'plan_step_completed'],
+};
+
+/** The vocabulary with every word analysed the way documents are, built once per process. */
+interface Lexicon {
+  /** term → the terms equivalent to it (itself excluded). */
+  equivalents: Map<string, string[]>;
+  /** term → narrower terms. */
+  narrower: Map<string, string[]>;
+  /** Multi-word entries (analysed, space-joined) → the same tables keyed by that phrase. */
+  phrases: Map<string, string[]>;
+  /** intent phrase (lowercased words) → intent name. */
+  intents: Array<{ words: string[]; intent: string }>;
+}
+
+let lexicon: Lexicon | undefined;
+
+const phraseKey = (text: string): string => analyze(text).join(' ');
+
+export function buildLexicon(vocabulary: Vocabulary): Lexicon {
+  const equivalents = new Map<string, Set<string>>();
+  const narrower = new Map<string, Set<string>>();
+  const phrases = new Map<string, string[]>();
+  const add = (table: Map<string, Set<string>>, key: string, terms: readonly string[]) => {
+    if (!key) return;
+    const set = table.get(key) ?? new Set<string>();
+    for (const t of terms) if (t !== key) set.add(t);
+    table.set(key, set);
+  };
+  for (const group of vocabulary.equivalents) {
+    const members = group.map(phraseKey).filter(Boolean);
+    const terms = [...new Set(members.flatMap((m) => m.split(' ')))];
+    for (const m of members) {
+      add(equivalents, m, terms);
+      if (m.includes(' ')) phrases.set(m, m.split(' '));
+    }
+  }
+  for (const [general, specifics] of Object.entries(vocabulary.broader)) {
+    const key = phraseKey(general);
+    add(narrower, key, specifics.flatMap((s) => analyze(s)));
+    if (key.includes(' ')) phrases.set(key, key.split(' '));
+  }
+  const intents: Lexicon['intents'] = [];
+  for (const [intent, words] of Object.entries(vocabulary.intents)) for (const w of words) intents.push({ words: w.toLowerCase().split(/\s+/), intent });
+  intents.sort((a, b) => b.words.length - a.words.length);
+  const freeze = (m: Map<string, Set<string>>) => new Map([...m].map(([k, v]) => [k, [...v]]));
+  return { equivalents: freeze(equivalents), narrower: freeze(narrower), phrases, intents };
+}
+
+const lexiconOf = (): Lexicon => (lexicon ??= buildLexicon(VOCABULARY));
+
+export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): QueryPlan {
+  const lex = options.lexicon ?? lexiconOf();
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._'’-]*/gu) ?? [];
+  const intents = new Set<EventType>();
+  const intentWords = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    for (const { words: phrase, intent } of lex.intents) {
+      if (phrase.every((w, k) => words[i + k] === w)) {
+        for (const t of INTENT_TYPES[intent] ?? []) intents.add(t);
+        for (let k = 0; k < phrase.length; k++) intentWords.add(i + k);
+        break;
+      }
+    }
+  }
+
+  const byTerm = new Map<string, QueryTerm>();
+  const concepts: string[] = [];
+  const put = (term: string, boost: number, concept: number, original: boolean) => {
+    const existing = byTerm.get(term);
+    if (existing && existing.boost >= boost) return;
+    byTerm.set(term, { term, boost, concept, prefix: original && term.length >= 4 && /^\p{L}+$/u.test(term), fuzzy: original && term.length >= 6 && /^\p{L}+$/u.test(term) });
+  };
+  const expand = (key: string, concept: number) => {
+    for (const t of lex.equivalents.get(key) ?? []) put(t, EQUIVALENT_BOOST, concept, false);
+    for (const t of lex.narrower.get(key) ?? []) put(t, NARROWER_BOOST, concept, false);
+  };
+
+  // Phrases first ("rate limit", "sign in"), then the words they did not cover.
+  const terms = words.map((w, i) => ({ i, terms: intentWords.has(i) ? [] : analyze(w) }));
+  const covered = new Set<number>();
+  for (let i = 0; i < terms.length; i++) {
+    for (const len of [3, 2]) {
+      const span = terms.slice(i, i + len);
+      if (span.length < len || span.some((s) => covered.has(s.i) || s.terms.length === 0)) continue;
+      const key = span.flatMap((s) => s.terms).join(' ');
+      if (!lex.phrases.has(key)) continue;
+      const concept = concepts.push(key) - 1;
+      for (const t of key.split(' ')) put(t, 1, concept, true);
+      expand(key, concept);
+      for (const s of span) covered.add(s.i);
+      break;
+    }
+  }
+  for (const { i, terms: ts } of terms) {
+    if (covered.has(i)) continue;
+    for (const term of ts) {
+      if (byTerm.get(term)?.boost === 1) continue;
+      const concept = concepts.push(term) - 1;
+      put(term, 1, concept, true);
+      expand(term, concept);
+    }
+  }
+  // Intent words still count a little as text ("fix" in "what fixed the upload"): but only
+  // when the question has nothing else to go on do they carry a concept of their own.
+  const onlyIntents = concepts.length === 0;
+  for (const i of intentWords) {
+    const w = words[i] as string;
+    if (STOPWORDS.has(w)) continue;
+    for (const term of analyze(w)) {
+      if (byTerm.has(term)) continue;
+      byTerm.set(term, { term, boost: onlyIntents ? 1 : INTENT_WORD_BOOST, concept: onlyIntents ? concepts.push(term) - 1 : -1, prefix: false, fuzzy: false });
+    }
+  }
+  return { terms: [...byTerm.values()], concepts, intents };
+}

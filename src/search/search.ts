@@ -1,0 +1,147 @@
+import { startInBackground } from '../background.js';
+import type { EventType } from '../events/types.js';
+import { cortexDir } from '../git/repo.js';
+import type { Journal } from '../journal/journal.js';
+import { normalizeText } from '../projections/fold.js';
+import { isVisible, type BranchView } from '../projections/visibility.js';
+import { readBranchViewOf } from '../workspace/branch-view.js';
+import { INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { runQuery, type Candidate, type Segments } from './engine.js';
+import { planQuery, type QueryPlan } from './query-plan.js';
+import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
+import { readAttrs, readDelta, readDocs, readShard, type AttrTable, type SearchMeta } from './store.js';
+import { deltaName, updateIndex, type UpdateOptions } from './update.js';
+
+/**
+ * `cortex search`, recall and the MCP server all come here: bring the index to the journal's
+ * tip (incrementally), align with HEAD like the projections do, run the query, and turn the best
+ * candidates into hits: retracted memories never, amended ones by their amendment, superseded
+ * decisions marked and ranked below what replaced them, repeats of one memory once.
+ */
+export interface SearchRequest {
+  query: string;
+  types?: readonly EventType[];
+  /** Only memories captured at or after this time. */
+  since?: Date;
+  all?: boolean;
+  limit?: number;
+}
+
+export interface SearchHit extends StoredDoc {
+  score: number;
+  /** The document's words that matched, as index terms (for highlighting). */
+  matched: string[];
+  superseded?: boolean;
+  supersededBy?: string;
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[];
+  plan: QueryPlan;
+  /** The index is behind the journal (a hook left the catch-up to the background). */
+  stale: boolean;
+  /** Documents in the index. */
+  indexed: number;
+}
+
+const INTENT_BOOST = 1.8;
+const SUPERSEDED_FACTOR = 0.5;
+
+/** Loaded segments, kept for the life of the process (the MCP server answers many queries). */
+const loaded = new Map<string, Promise<MiniSearch<IndexedDoc> | null>>();
+
+function segmentsOf(dir: string, meta: SearchMeta): Segments {
+  const bulk = meta.bulk;
+  const cached = (key: string, read: () => Promise<string | null>) => {
+    let p = loaded.get(key);
+    if (!p) {
+      p = read().then((json) => (json === null ? null : loadSegment(json)));
+      loaded.set(key, p);
+    }
+    return p;
+  };
+  return {
+    bulk: bulk && { shards: bulk.shards, frequent: new Map(Object.entries(bulk.frequent)) },
+    shard: (key) => (bulk ? cached(`${dir}#${bulk.gen}#${key}`, () => readShard(dir, bulk.gen, key)) : Promise.resolve(null)),
+    // The delta changes with every append: keyed by how many documents it covers.
+    delta: () => cached(`${dir}#${deltaName(meta)}#${meta.count}`, () => readDelta(dir, deltaName(meta))),
+  };
+}
+
+export interface SearchOptions {
+  update?: UpdateOptions;
+  /** The view to align with; read from git when absent. */
+  view?: BranchView;
+}
+
+export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
+  const plan = planQuery(request.query);
+  let update = await updateIndex(journal, options.update);
+  if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
+  const meta = update.meta;
+  const attrs = meta && (await readAttrs(update.dir, meta.count));
+  if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0 };
+
+  const view = options.view ?? (await readBranchViewOf(journal.repo, meta.places.map(([branch, commit]) => ({ branch, commit })), new Map(meta.rewrites), { all: request.all }));
+  const visiblePlace = meta.places.map(([branch, commit]) => isVisible({ branch, commit }, view));
+  const { hidden, superseded } = editsInView(meta, visiblePlace);
+
+  const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
+  const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
+  const boosts = INDEXED_TYPES.map((t) => (TYPE_BOOST[t] ?? 1) * (plan.intents.has(t) ? INTENT_BOOST : 1));
+  const weigh = (o: number): number => {
+    if (o >= meta.count || !visiblePlace[attrs.place(o)]) return 0;
+    const type = attrs.type(o);
+    if (allowed && !allowed.has(type)) return 0;
+    if (since && attrs.time(o) < since) return 0;
+    return boosts[type] ?? 1;
+  };
+  const candidates = await runQuery(plan, segmentsOf(update.dir, meta), weigh);
+  const hits = toHits(update.dir, attrs, candidates, { hidden, superseded, limit: request.limit ?? 10 });
+  return { hits, plan, stale: update.stale, indexed: meta.count };
+}
+
+function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: Map<string, string> } {
+  const hidden = new Set<string>();
+  const superseded = new Map<string, string>();
+  for (const edit of meta.edits) {
+    if (!visiblePlace[edit.place]) continue;
+    if (edit.kind === 'supersede') superseded.set(edit.target, edit.by ?? '');
+    else hidden.add(edit.target);
+  }
+  return { hidden, superseded };
+}
+
+/** The best candidates as hits: read in batches until `limit` survive the edits and the dedupe. */
+function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[], options: { hidden: ReadonlySet<string>; superseded: ReadonlyMap<string, string>; limit: number }): SearchHit[] {
+  const hits: SearchHit[] = [];
+  const seen = new Set<string>();
+  const batch = Math.max(20, options.limit * 2);
+  for (let from = 0; from < candidates.length && hits.length < options.limit * 2; from += batch) {
+    const slice = candidates.slice(from, from + batch);
+    const docs = readDocs(dir, attrs, slice.map((c) => c.o));
+    for (const c of slice) {
+      const doc = docs.get(c.o);
+      if (!doc || options.hidden.has(doc.id)) continue;
+      const key = `${doc.type}\u0000${normalizeText(doc.content)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched] };
+      const by = options.superseded.get(doc.id);
+      if (by !== undefined) {
+        hit.superseded = true;
+        if (by) hit.supersededBy = by;
+        hit.score = round(hit.score * SUPERSEDED_FACTOR);
+      }
+      hits.push(hit);
+    }
+  }
+  return hits.sort((a, b) => b.score - a.score).slice(0, options.limit);
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Fold an oversized delta into the shards without making this caller wait (false: do it here). */
+const compactInBackground = (journal: Journal): boolean =>
+  startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
+

@@ -1,0 +1,174 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SearchEdit, StoredDoc } from './documents.js';
+
+/**
+ * The search index on disk, under `.git/cortex/search/` (derived: delete it and the next search
+ * rebuilds it from the journal).
+ *
+ *   meta.json     what the index covers (journal tip, document count) and the small tables:
+ *                 places (branch, commit), edits (retract/amend/supersede), commit rewrites
+ *   attrs.bin     one fixed-size record per document: place, time, type, where its record is
+ *   docs.jsonl    the stored records results are shown from, read by offset
+ *   delta-<n>.json  MiniSearch over the documents appended since bulk n was built
+ *   bulk-<n>/     the term shards of the bulk (segments.ts)
+ *
+ * Appends go to attrs.bin and docs.jsonl first and meta.json last (by rename), so a reader that
+ * read meta.json never looks past what it describes, and a crash in between is seen as a size
+ * mismatch and rebuilt.
+ */
+export const INDEX_FORMAT = 1;
+export const ATTR_BYTES = 20;
+
+export interface BulkMeta {
+  gen: number;
+  /** Ordinals below this are in the bulk; the rest are in the delta. */
+  count: number;
+  shards: number;
+  /** Frequent term → shard file key. */
+  frequent: Record<string, string>;
+}
+
+export interface SearchMeta {
+  format: number;
+  tip: string | null;
+  count: number;
+  docsBytes: number;
+  places: Array<[string | null, string | null]>;
+  edits: SearchEdit[];
+  rewrites: Array<[string, string]>;
+  bulk: BulkMeta | null;
+}
+
+export interface DocAttrs {
+  place: number;
+  /** Seconds since the epoch. */
+  time: number;
+  type: number;
+  offset: number;
+  length: number;
+}
+
+export const searchDir = (cortexDir: string): string => join(cortexDir, 'search');
+const file = (dir: string, name: string): string => join(dir, name);
+export const bulkDir = (dir: string, gen: number): string => join(dir, `bulk-${gen}`);
+
+export async function readMeta(dir: string): Promise<SearchMeta | null> {
+  const text = await readFile(file(dir, 'meta.json'), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const meta = JSON.parse(text) as SearchMeta;
+    return meta.format === INDEX_FORMAT ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, content);
+  await rename(temp, path);
+}
+
+export const writeMeta = (dir: string, meta: SearchMeta): Promise<void> => writeAtomic(file(dir, 'meta.json'), JSON.stringify(meta));
+
+export function encodeAttrs(list: readonly DocAttrs[]): Buffer {
+  const buf = Buffer.alloc(list.length * ATTR_BYTES);
+  list.forEach((a, i) => {
+    const at = i * ATTR_BYTES;
+    buf.writeUInt32LE(a.place, at);
+    buf.writeUInt32LE(a.time, at + 4);
+    buf.writeUInt32LE(a.offset, at + 8);
+    buf.writeUInt32LE(a.length, at + 12);
+    buf.writeUInt8(a.type, at + 16);
+  });
+  return buf;
+}
+
+/** The attribute table: typed views over attrs.bin, cheap to load at 100K documents (2 MB). */
+export class AttrTable {
+  constructor(private readonly buf: Buffer, readonly count: number) {}
+  place = (o: number): number => this.buf.readUInt32LE(o * ATTR_BYTES);
+  time = (o: number): number => this.buf.readUInt32LE(o * ATTR_BYTES + 4);
+  type = (o: number): number => this.buf.readUInt8(o * ATTR_BYTES + 16);
+  location = (o: number): { offset: number; length: number } => ({ offset: this.buf.readUInt32LE(o * ATTR_BYTES + 8), length: this.buf.readUInt32LE(o * ATTR_BYTES + 12) });
+}
+
+export async function readAttrs(dir: string, count: number): Promise<AttrTable | null> {
+  const buf = await readFile(file(dir, 'attrs.bin')).catch(() => null);
+  if (!buf || buf.length < count * ATTR_BYTES) return null;
+  return new AttrTable(buf, count);
+}
+
+/** Append documents; returns the new size of docs.jsonl. */
+export async function appendDocs(dir: string, docs: readonly StoredDoc[], attrs: ReadonlyArray<Omit<DocAttrs, 'offset' | 'length'>>, docsBytes: number, count: number): Promise<number> {
+  let offset = docsBytes;
+  const lines: string[] = [];
+  const full: DocAttrs[] = docs.map((doc, i) => {
+    const line = `${JSON.stringify(doc)}\n`;
+    const length = Buffer.byteLength(line);
+    lines.push(line);
+    const a = { ...(attrs[i] as Omit<DocAttrs, 'offset' | 'length'>), offset, length };
+    offset += length;
+    return a;
+  });
+  await mkdir(dir, { recursive: true });
+  // A crash may have left bytes past what meta.json describes: cut them before appending.
+  await truncateTo(file(dir, 'docs.jsonl'), docsBytes);
+  await truncateTo(file(dir, 'attrs.bin'), count * ATTR_BYTES);
+  await appendFile(file(dir, 'docs.jsonl'), lines.join(''));
+  await appendFile(file(dir, 'attrs.bin'), encodeAttrs(full));
+  return offset;
+}
+
+async function truncateTo(path: string, size: number): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (info && info.size > size) await truncate(path, size);
+  if (!info && size > 0) throw new Error(`${path} is missing`);
+}
+
+/** Read some stored records by ordinal (one positioned read each). */
+export function readDocs(dir: string, attrs: AttrTable, ordinals: readonly number[]): Map<number, StoredDoc> {
+  const out = new Map<number, StoredDoc>();
+  if (ordinals.length === 0) return out;
+  const fd = openSync(file(dir, 'docs.jsonl'), 'r');
+  try {
+    for (const o of ordinals) {
+      const { offset, length } = attrs.location(o);
+      const buf = Buffer.alloc(length);
+      readSync(fd, buf, 0, length, offset);
+      out.set(o, JSON.parse(buf.toString('utf8')) as StoredDoc);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/** Every stored record, in ordinal order (for folding the delta into the bulk). */
+export async function readAllDocs(dir: string, docsBytes: number): Promise<StoredDoc[]> {
+  const text = (await readFile(file(dir, 'docs.jsonl'))).subarray(0, docsBytes).toString('utf8');
+  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as StoredDoc);
+}
+
+export const readDelta = (dir: string, name: string): Promise<string | null> => readFile(file(dir, name), 'utf8').catch(() => null);
+export const writeDelta = (dir: string, name: string, json: string): Promise<void> => writeAtomic(file(dir, name), json);
+export const readShard = (dir: string, gen: number, key: string): Promise<string | null> => readFile(join(bulkDir(dir, gen), `${key}.json`), 'utf8').catch(() => null);
+
+export async function writeBulk(dir: string, gen: number, files: ReadonlyMap<string, string>): Promise<void> {
+  const target = bulkDir(dir, gen);
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  for (const [key, json] of files) await writeFile(join(target, `${key}.json`), json);
+}
+
+/** Remove generations other than the current one and the one before it (a reader may still be in it). */
+export async function pruneBulks(dir: string, keep: number): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const gen = /^(?:bulk-(\d+)|delta-(\d+)\.json)$/.exec(name)?.slice(1).find((g) => g !== undefined);
+    if (gen !== undefined && Number(gen) < keep - 1) await rm(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+export const resetIndex = (dir: string): Promise<void> => rm(dir, { recursive: true, force: true });

@@ -1,0 +1,168 @@
+import { join } from 'node:path';
+import type { CortexEvent } from '../events/types.js';
+import { cortexDir } from '../git/repo.js';
+import { readAll, readSince, type Journal } from '../journal/journal.js';
+import { readTip } from '../journal/tip.js';
+import { acquireLockFile } from '../lock-file.js';
+import { analyseDoc, editOf, isIndexed, storedDoc, typeCode, type StoredDoc } from './documents.js';
+import { buildShards, DELTA_MAX, indexedDoc, loadSegment, newDelta, planShards, type IndexedDoc } from './segments.js';
+import {
+  appendDocs,
+  INDEX_FORMAT,
+  pruneBulks,
+  readAllDocs,
+  readDelta,
+  readMeta,
+  resetIndex,
+  searchDir,
+  writeBulk,
+  writeDelta,
+  writeMeta,
+  type DocAttrs,
+  type SearchMeta,
+} from './store.js';
+
+/**
+ * Keeping the index at the journal's tip. An append adds its events to the delta (one small
+ * file); a missing or damaged index is rebuilt from the journal; a delta past DELTA_MAX is folded
+ * into freshly built term shards. One writer at a time (a lock file); readers never wait, they
+ * read whatever meta.json last described.
+ */
+export interface UpdateOptions {
+  /** A hook's limit: more new events than this, or no index at all, and the update is left to a background `cortex reindex`. */
+  maxInline?: number;
+  /** How long to wait for another writer. */
+  waitMs?: number;
+  /** Fold the delta into the shards here and now instead of leaving it to the background. */
+  compact?: boolean;
+  /** Rebuild from scratch. */
+  rebuild?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface UpdateResult {
+  meta: SearchMeta | null;
+  dir: string;
+  added: number;
+  /** The delta outgrew DELTA_MAX and was not folded here: the caller may start that in the background. */
+  wantsCompaction: boolean;
+  /** The index is behind the journal (too much to do inline, or another writer holds the lock). */
+  stale: boolean;
+}
+
+const countInDelta = (meta: SearchMeta): number => meta.count - (meta.bulk?.count ?? 0);
+export const deltaName = (meta: Pick<SearchMeta, 'bulk'>): string => `delta-${meta.bulk?.gen ?? 0}.json`;
+
+export async function updateIndex(journal: Journal, options: UpdateOptions = {}): Promise<UpdateResult> {
+  const dir = searchDir(cortexDir(journal.repo));
+  const tip = await readTip(journal.store);
+  let meta = options.rebuild ? null : await readMeta(dir);
+  const behind = (m: SearchMeta | null) => m === null || m.tip !== tip;
+  if (!behind(meta) && !options.compact) return { meta, dir, added: 0, wantsCompaction: meta !== null && countInDelta(meta) > DELTA_MAX, stale: false };
+  if (options.maxInline !== undefined && meta === null) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
+
+  const release = await acquireLockFile(join(cortexDir(journal.repo), 'search.lock'), { staleMs: 120_000, waitMs: options.waitMs ?? 60_000 });
+  if (!release) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
+  try {
+    if (!options.rebuild) meta = await readMeta(dir); // another writer may have just done it
+    let added = 0;
+    if (meta === null) {
+      const { events } = await readAll(journal);
+      meta = await rebuild(dir, events, tip, options.onProgress);
+      added = meta.count;
+    } else if (meta.tip !== tip) {
+      const since = await readSince(journal, meta.tip);
+      if (options.maxInline !== undefined && since.events.length > options.maxInline) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
+      // A lost delta (deleted by hand, say) cannot be appended to: rebuild.
+      meta = (await appendToIndex(dir, meta, since.events, tip)) ?? (await rebuild(dir, (await readAll(journal)).events, tip, options.onProgress));
+      added = since.events.length;
+    }
+    const oversized = countInDelta(meta) > DELTA_MAX;
+    if (options.compact && oversized) meta = await compact(dir, meta, options.onProgress);
+    return { meta, dir, added, wantsCompaction: !options.compact && oversized, stale: false };
+  } finally {
+    await release();
+  }
+}
+
+/** The events' contribution to the tables in meta.json and their documents. */
+function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: StoredDoc[]; attrs: Array<Omit<DocAttrs, 'offset' | 'length'>> } {
+  const placeIndex = new Map(meta.places.map(([b, c], i) => [`${b}\u0000${c}`, i]));
+  const placeOf = (e: CortexEvent): number => {
+    const key = `${e.branch}\u0000${e.commit}`;
+    let i = placeIndex.get(key);
+    if (i === undefined) {
+      i = meta.places.push([e.branch, e.commit]) - 1;
+      placeIndex.set(key, i);
+    }
+    return i;
+  };
+  const docs: StoredDoc[] = [];
+  const attrs: Array<Omit<DocAttrs, 'offset' | 'length'>> = [];
+  for (const e of events) {
+    if (e.type === 'commit_linked') {
+      const from = e.meta.rewritten_from;
+      const to = e.meta.commit;
+      if (typeof from === 'string' && typeof to === 'string' && from !== to) meta.rewrites.push([from, to]);
+    }
+    const edit = editOf(e);
+    if (edit) meta.edits.push({ ...edit, place: placeOf(e) });
+    if (!isIndexed(e)) continue;
+    docs.push(storedDoc(e));
+    attrs.push({ place: placeOf(e), time: Math.floor(Date.parse(e.ts) / 1000) || 0, type: typeCode(e.type) as number });
+  }
+  return { docs, attrs };
+}
+
+const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], bulk: null });
+
+async function rebuild(dir: string, events: readonly CortexEvent[], tip: string | null, onProgress?: UpdateOptions['onProgress']): Promise<SearchMeta> {
+  await resetIndex(dir);
+  const meta = emptyMeta(tip);
+  const { docs, attrs } = absorb(meta, events);
+  meta.docsBytes = await appendDocs(dir, docs, attrs, 0, 0);
+  meta.count = docs.length;
+  if (docs.length <= DELTA_MAX) {
+    const delta = newDelta();
+    delta.addAll(docs.map((d, o) => indexedDoc(o, analyseDoc(d))));
+    await writeDelta(dir, deltaName(meta), JSON.stringify(delta));
+    await writeMeta(dir, meta);
+    onProgress?.(docs.length, docs.length);
+    return meta;
+  }
+  return compact(dir, meta, onProgress, docs);
+}
+
+async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null): Promise<SearchMeta | null> {
+  const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites] };
+  const { docs, attrs } = absorb(meta, events);
+  if (docs.length > 0) {
+    const json = await readDelta(dir, deltaName(meta));
+    const delta = json === null ? null : loadSegment(json);
+    if (delta === null && countInDelta(meta) > 0) return null;
+    const segment = delta ?? newDelta();
+    meta.docsBytes = await appendDocs(dir, docs, attrs, meta.docsBytes, meta.count);
+    segment.addAll(docs.map((d, i) => indexedDoc(meta.count + i, analyseDoc(d))));
+    meta.count += docs.length;
+    await writeDelta(dir, deltaName(meta), JSON.stringify(segment));
+  }
+  await writeMeta(dir, meta);
+  return meta;
+}
+
+/** Fold everything into a new generation of term shards and start an empty delta. */
+async function compact(dir: string, before: SearchMeta, onProgress?: UpdateOptions['onProgress'], known?: readonly StoredDoc[]): Promise<SearchMeta> {
+  const docs = known ?? (await readAllDocs(dir, before.docsBytes));
+  const indexed: IndexedDoc[] = docs.map((d, o) => indexedDoc(o, analyseDoc(d)));
+  const plan = planShards(indexed);
+  const { files } = buildShards(indexed, plan, onProgress && ((done) => onProgress(Math.min(done, indexed.length), indexed.length)));
+  const gen = (before.bulk?.gen ?? 0) + 1;
+  await writeBulk(dir, gen, files);
+  const meta: SearchMeta = { ...before, bulk: { gen, count: docs.length, shards: plan.shards, frequent: Object.fromEntries(plan.frequent) } };
+  await writeDelta(dir, deltaName(meta), JSON.stringify(newDelta()));
+  await writeMeta(dir, meta);
+  await pruneBulks(dir, gen);
+  onProgress?.(indexed.length, indexed.length);
+  return meta;
+}
+
