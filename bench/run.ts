@@ -2,15 +2,17 @@
  * `npm run bench`: the project's benchmark harness (not tests). Builds journals in temp repos and
  * prints one JSON document with the numbers each issue's budgets are judged by.
  *   BENCH_SIZES=1000,10000   limit the journal sizes (default 1000,10000,100000)
- *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture, projections, git)
+ *   BENCH_ONLY=journal       run only the named scenarios (comma-separated: journal, capture, projections, git, search)
  *   BENCH_PROJECTIONS_EVENTS journal size behind the SessionStart scenario (default 100000)
  *   BENCH_CAPTURE_JOURNAL    journal size behind the capture scenario (default 10000)
+ *   BENCH_SEARCH_EVENTS      journal size behind the search scenario (default 100000)
  */
 import { cpus } from 'node:os';
 import { benchCapture } from './capture.js';
 import { benchJournal } from './journal.js';
 import { benchGitHooks, benchMergeDriver, benchSync } from './git-native.js';
 import { benchMergeConflicts, benchSessionStart } from './projections.js';
+import { benchSearch } from './search.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const only = process.env.BENCH_ONLY?.split(',');
@@ -50,6 +52,11 @@ if (wanted('git')) {
     mergeDriver: await benchMergeDriver(),
     sync: await benchSync(1000),
   };
+}
+
+if (wanted('search')) {
+  process.stderr.write('bench: search (CLI, in-process queries, UserPromptSubmit recall, incremental index updates)…\n');
+  report.search = await benchSearch(Number(process.env.BENCH_SEARCH_EVENTS ?? 100_000));
 }
 
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

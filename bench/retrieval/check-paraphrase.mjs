@@ -17,6 +17,7 @@ i me my mine we us our ours you your yours he him his she her it its they them t
 what which who whom whose when where why how whats wheres hows whys anything something everything nothing any some all each every
 no not nor so than too very just also again ever still yet only own same such both few more most other
 as because while until since via per vs etc eg ie ok okay hey please again already
+after before during between through within without against among across around once
 get got go going gone went thing things stuff way ways one ones`.split(/\s+/).filter(Boolean));
 
 export function stem(w) {

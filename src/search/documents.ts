@@ -2,16 +2,18 @@ import type { CortexEvent, EventType } from '../events/types.js';
 import { analyze } from './analyze.js';
 
 /**
- * What the index holds of an event. Memory events are searched by what they say (content, the
- * reason and the alternative), their files, their tags and the words of their kind ("decision",
- * "rejected"…), so "what did we reject for caching" can lean on the kind. Edits (retract, amend,
- * supersede) and commit links are not documents: they change what other documents show.
+ * What the index holds of an event: what it says (content, the reason and the alternative), its
+ * files and its tags. The kind of memory a question wants ("why did we *reject*…") is not matched
+ * as text but read from the question as an intent (query-plan.ts) that favours that type: as
+ * text, "file" and "read" would sit in most documents and make every query that uses them slow.
+ * Edits (retract, amend, supersede) and commit links are not documents: they change what other
+ * documents show.
  */
-export const FIELDS = ['content', 'files', 'tags', 'kind'] as const;
+export const FIELDS = ['content', 'files', 'tags'] as const;
 export type Field = (typeof FIELDS)[number];
 
 /** How much a match in each field counts. */
-export const FIELD_BOOST: Readonly<Record<Field, number>> = { content: 1, files: 0.7, tags: 1.3, kind: 0.6 };
+export const FIELD_BOOST: Readonly<Record<Field, number>> = { content: 1, files: 0.7, tags: 1.3 };
 
 /** The kinds the issue asks to favour come first; activity (files, commands) is findable but quiet. */
 export const TYPE_BOOST: Readonly<Record<string, number>> = {
@@ -27,21 +29,6 @@ export const TYPE_BOOST: Readonly<Record<string, number>> = {
   file_modified: 0.55,
   command_run: 0.5,
   file_explored: 0.45,
-};
-
-const KIND_WORDS: Readonly<Record<string, string>> = {
-  decision_made: 'decision decided chose choice',
-  approach_rejected: 'rejected rejection ruled out avoided tried',
-  knowledge_acquired: 'learned learning knowledge gotcha',
-  error_resolved: 'error bug fixed fix resolved',
-  preference_noted: 'preference prefer convention',
-  plan_created: 'plan todo steps',
-  plan_step_completed: 'plan step done progress',
-  task_completed: 'task done completed finished',
-  event_amended: 'amended corrected',
-  file_modified: 'file modified edited changed',
-  file_explored: 'file read explored',
-  command_run: 'command ran run',
 };
 
 /** Type codes stored per document (one byte each); the order is part of the index format. */
@@ -118,7 +105,6 @@ export function analyseDoc(doc: StoredDoc): AnalysedDoc {
     content: analyze(prose),
     files: analyze((doc.files ?? []).join(' ')),
     tags: analyze((doc.tags ?? []).join(' ')),
-    kind: analyze(KIND_WORDS[doc.type] ?? ''),
   };
 }
 

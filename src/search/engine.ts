@@ -1,6 +1,6 @@
 import { FIELD_BOOST, FIELDS } from './documents.js';
 import type { QueryPlan, QueryTerm } from './query-plan.js';
-import { shardKeyOf, type MiniSearch, type IndexedDoc, type ShardPlan, type SearchOptions } from './segments.js';
+import { cappedTermFactor, frequentKey, hashKeyOf, type MiniSearch, type IndexedDoc, type ShardPlan, type SearchOptions } from './segments.js';
 
 /**
  * Running a query plan over the segments it needs: each bulk shard holding one of its terms,
@@ -9,7 +9,7 @@ import { shardKeyOf, type MiniSearch, type IndexedDoc, type ShardPlan, type Sear
  * applied once, over concepts, at the end).
  */
 export interface Segments {
-  bulk: ShardPlan | null;
+  bulk: (ShardPlan & { documentCount: number }) | null;
   shard(key: string): Promise<MiniSearch<IndexedDoc> | null>;
   delta(): Promise<MiniSearch<IndexedDoc> | null>;
 }
@@ -25,11 +25,16 @@ export interface Candidate {
 /** `weigh(o)` multiplies a document's score; 0 leaves it out (wrong branch, type or date). */
 export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: number) => number): Promise<Candidate[]> {
   if (plan.terms.length === 0) return [];
+  // Which shard files the terms need: a term's hash shard, and for a frequent term its own shard
+  // too (its prefix and fuzzy relatives still live in the hash shard).
   const byKey = new Map<string, QueryTerm[]>();
-  if (segments.bulk) {
+  const route = (key: string, t: QueryTerm) => byKey.set(key, [...(byKey.get(key) ?? []), t]);
+  const bulk = segments.bulk;
+  if (bulk) {
     for (const t of plan.terms) {
-      const key = shardKeyOf(t.term, segments.bulk);
-      byKey.set(key, [...(byKey.get(key) ?? []), t]);
+      const frequent = bulk.frequent.get(t.term);
+      if (frequent === undefined || t.prefix || t.fuzzy) route(hashKeyOf(t.term, bulk), t);
+      if (frequent !== undefined) route(frequentKey(t.term), { ...t, boost: t.boost * cappedTermFactor(frequent, bulk.documentCount) });
     }
   }
   const acc = new Map<number, Candidate>();
@@ -49,8 +54,8 @@ function searchSegment(segment: MiniSearch<IndexedDoc>, terms: readonly QueryTer
     fields: [...FIELDS],
     boost: { ...FIELD_BOOST },
     prefix: (term) => info.get(term)?.prefix ?? false,
-    fuzzy: (term) => (info.get(term)?.fuzzy ? 0.2 : false),
-    maxFuzzy: 2,
+    fuzzy: (term) => (info.get(term)?.fuzzy ? 1 : false),
+    maxFuzzy: 1,
     weights: { prefix: 0.4, fuzzy: 0.35 },
     boostTerm: (term) => info.get(term)?.boost ?? 1,
     boostDocument: (id) => weigh(id as number),

@@ -61,11 +61,19 @@ function segmentsOf(dir: string, meta: SearchMeta): Segments {
     return p;
   };
   return {
-    bulk: bulk && { shards: bulk.shards, frequent: new Map(Object.entries(bulk.frequent)) },
+    bulk: bulk && { shards: bulk.shards, frequent: new Map(Object.entries(bulk.frequent)), documentCount: bulk.count },
     shard: (key) => (bulk ? cached(`${dir}#${bulk.gen}#${key}`, () => readShard(dir, bulk.gen, key)) : Promise.resolve(null)),
     // The delta changes with every append: keyed by how many documents it covers.
     delta: () => cached(`${dir}#${deltaName(meta)}#${meta.count}`, () => readDelta(dir, deltaName(meta))),
   };
+}
+
+let attrCache: { dir: string; count: number; table: AttrTable } | undefined;
+async function attrsOf(dir: string, count: number): Promise<AttrTable | null> {
+  if (attrCache?.dir === dir && attrCache.count === count) return attrCache.table;
+  const table = await readAttrs(dir, count);
+  attrCache = table ? { dir, count, table } : undefined;
+  return table;
 }
 
 export interface SearchOptions {
@@ -79,7 +87,7 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   let update = await updateIndex(journal, options.update);
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
   const meta = update.meta;
-  const attrs = meta && (await readAttrs(update.dir, meta.count));
+  const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0 };
 
   const view = options.view ?? (await readBranchViewOf(journal.repo, meta.places.map(([branch, commit]) => ({ branch, commit })), new Map(meta.rewrites), { all: request.all }));

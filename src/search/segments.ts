@@ -11,6 +11,9 @@ import { FIELDS, type AnalysedDoc, type Field } from './documents.js';
  *   shards of its terms: a few hundred KB instead of the whole index.
  * - **Frequent terms** (in more than a few percent of documents) get a shard each, so that a
  *   rare term hashed next to "src" does not pay for loading "src"'s hundred thousand postings.
+ *   Such a shard keeps only the FREQUENT_CAP best documents for its term (memories before
+ *   activity, recent before old): static pruning, the classic way to bound the cost of terms
+ *   that say little. The term's true document frequency is kept so its weight stays right.
  * - **The delta** is one ordinary MiniSearch over everything appended since the shards were last
  *   built, so an append touches one small file. When it grows past DELTA_MAX it is folded into
  *   the shards (in the background).
@@ -21,8 +24,9 @@ import { FIELDS, type AnalysedDoc, type Field } from './documents.js';
  * Documents are fed in already analysed (analyze.ts): fields are space-joined terms.
  */
 export const DELTA_MAX = 2_000;
-export const FREQUENT_SHARE = 0.03;
+export const FREQUENT_SHARE = 0.02;
 export const FREQUENT_MIN_DF = 400;
+export const FREQUENT_CAP = 1_000;
 
 export interface IndexedDoc {
   o: number;
@@ -66,23 +70,25 @@ export function segmentOptions(keep?: (term: string) => boolean): Options<Indexe
 /** Where each term of a bulk lives: a hash shard, or its own shard when frequent. */
 export interface ShardPlan {
   shards: number;
-  /** Frequent term → its file key. */
-  frequent: ReadonlyMap<string, string>;
+  /** Frequent term → how many documents of the bulk hold it. */
+  frequent: ReadonlyMap<string, number>;
 }
 
 export const frequentKey = (term: string): string => `f-${Buffer.from(term).toString('hex').slice(0, 48)}`;
 
 export function shardKeyOf(term: string, plan: ShardPlan): string {
-  return plan.frequent.get(term) ?? String(shardOf(term, plan.shards));
+  return plan.frequent.has(term) ? frequentKey(term) : hashKeyOf(term, plan);
 }
+
+export const hashKeyOf = (term: string, plan: Pick<ShardPlan, 'shards'>): string => String(shardOf(term, plan.shards));
 
 export function planShards(docs: readonly IndexedDoc[]): ShardPlan {
   const shards = shardCountFor(docs.length);
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of termsOfDoc(doc)) df.set(term, (df.get(term) ?? 0) + 1);
   const cutoff = Math.max(FREQUENT_MIN_DF, docs.length * FREQUENT_SHARE);
-  const frequent = new Map<string, string>();
-  for (const [term, n] of df) if (n > cutoff) frequent.set(term, frequentKey(term));
+  const frequent = new Map<string, number>();
+  for (const [term, n] of df) if (n > cutoff) frequent.set(term, n);
   return { shards, frequent };
 }
 
@@ -92,13 +98,26 @@ function termsOfDoc(doc: IndexedDoc): Set<string> {
   return terms;
 }
 
+/**
+ * How much more a capped frequent term's matches must weigh to score as if all its documents
+ * were indexed: BM25's idf at the true document frequency over the idf at the cap.
+ */
+export function cappedTermFactor(df: number, documentCount: number): number {
+  if (df <= FREQUENT_CAP) return 1;
+  const idf = (m: number) => Math.log(1 + (documentCount - m + 0.5) / (m + 0.5));
+  return idf(df) / idf(FREQUENT_CAP);
+}
+
 export interface BulkStats {
   documentCount: number;
   averageFieldLength: number[];
 }
 
-/** Build the shards of a bulk, each serialised with the bulk's own BM25 statistics. */
-export function buildShards(docs: readonly IndexedDoc[], plan: ShardPlan, onProgress?: (done: number) => void): { files: Map<string, string>; stats: BulkStats } {
+/**
+ * Build the shards of a bulk, each serialised with the bulk's own BM25 statistics. `priority`
+ * orders documents for the frequent-term cap (higher is kept first).
+ */
+export function buildShards(docs: readonly IndexedDoc[], plan: ShardPlan, priority: (doc: IndexedDoc) => number, onProgress?: (done: number) => void): { files: Map<string, string>; stats: BulkStats } {
   const byKey = new Map<string, IndexedDoc[]>();
   for (const doc of docs) {
     const keys = new Set<string>();
@@ -112,7 +131,8 @@ export function buildShards(docs: readonly IndexedDoc[], plan: ShardPlan, onProg
   const stats = bulkStats(docs);
   const files = new Map<string, string>();
   let done = 0;
-  for (const [key, list] of byKey) {
+  for (const [key, all] of byKey) {
+    const list = all.length > FREQUENT_CAP && key.startsWith('f-') ? [...all].sort((a, b) => priority(b) - priority(a) || b.o - a.o).slice(0, FREQUENT_CAP) : all;
     const segment = new MiniSearch<IndexedDoc>(segmentOptions((term) => shardKeyOf(term, plan) === key));
     segment.addAll(list);
     files.set(key, JSON.stringify({ ...segment.toJSON(), ...stats }));

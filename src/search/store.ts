@@ -18,7 +18,7 @@ import type { SearchEdit, StoredDoc } from './documents.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -26,8 +26,8 @@ export interface BulkMeta {
   /** Ordinals below this are in the bulk; the rest are in the delta. */
   count: number;
   shards: number;
-  /** Frequent term → shard file key. */
-  frequent: Record<string, string>;
+  /** Frequent term → how many of the bulk's documents hold it. */
+  frequent: Record<string, number>;
 }
 
 export interface SearchMeta {

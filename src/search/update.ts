@@ -4,7 +4,7 @@ import { cortexDir } from '../git/repo.js';
 import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
-import { analyseDoc, editOf, isIndexed, storedDoc, typeCode, type StoredDoc } from './documents.js';
+import { analyseDoc, editOf, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadSegment, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
   appendDocs,
@@ -155,7 +155,8 @@ async function compact(dir: string, before: SearchMeta, onProgress?: UpdateOptio
   const docs = known ?? (await readAllDocs(dir, before.docsBytes));
   const indexed: IndexedDoc[] = docs.map((d, o) => indexedDoc(o, analyseDoc(d)));
   const plan = planShards(indexed);
-  const { files } = buildShards(indexed, plan, onProgress && ((done) => onProgress(Math.min(done, indexed.length), indexed.length)));
+  const priority = (doc: IndexedDoc) => TYPE_BOOST[docs[doc.o]?.type ?? ''] ?? 1;
+  const { files } = buildShards(indexed, plan, priority, onProgress && ((done) => onProgress(Math.min(done, indexed.length), indexed.length)));
   const gen = (before.bulk?.gen ?? 0) + 1;
   await writeBulk(dir, gen, files);
   const meta: SearchMeta = { ...before, bulk: { gen, count: docs.length, shards: plan.shards, frequent: Object.fromEntries(plan.frequent) } };

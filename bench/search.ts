@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createIdGenerator } from '../src/events/ids.js';
+import { normalizeEvent } from '../src/events/parse-event.js';
+import type { CortexEvent } from '../src/events/types.js';
+import { discoverRepo } from '../src/git/repo.js';
+import { append, openJournal } from '../src/journal/journal.js';
+import { searchMemory } from '../src/search/search.js';
+import { readBranchViewOf } from '../src/workspace/branch-view.js';
+import { updateIndex } from '../src/search/update.js';
+import { benchRepo, CLI } from './fixtures.js';
+import { percentile, round, sample, time } from './stats.js';
+
+/**
+ * Issue 6 budgets at 100K events: `cortex search` as a whole CLI call, a query in process, the
+ * UserPromptSubmit hook, and the index update after an append of 50 events. The journal has a
+ * realistic shape: most events are file and command activity, memories use a Zipf-distributed
+ * vocabulary of a few thousand words, and paths and identifiers are many and mostly rare.
+ */
+const nextId = createIdGenerator((n) => randomBytes(n));
+const SOFTWARE = (
+  'postgres redis cache queue worker retry backoff schema migration index token auth session cookie header proxy build bundle test ' +
+  'fixture deploy rollout canary metric trace span log parser lexer router handler webhook stripe invoice billing tenant upload image ' +
+  'thumbnail resize timezone locale email template render component hook state store reducer api endpoint pagination cursor limit ' +
+  'rate throttle lock mutex transaction isolation replica shard partition kafka consumer producer offset docker kubernetes helm ' +
+  'terraform bucket s3 cdn cloudfront lambda cron scheduler job batch csv export import json yaml config env secret vault oauth jwt'
+).split(' ');
+const SYLLABLES = 'ka lo mi ne ru sa to vi be da fe gu ho ji ku ma no pi qu re si tu wa xe yo ze'.split(' ');
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** A vocabulary of real software words plus invented ones, drawn with a Zipf-like skew. */
+function vocabulary(size: number, random: () => number): () => string {
+  const words = [...SOFTWARE];
+  while (words.length < size) words.push(Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
+  return () => words[Math.min(words.length - 1, Math.floor(random() ** 2.5 * words.length))] as string;
+}
+
+const MEMORY_TYPES = ['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'task_completed', 'plan_step_completed'] as const;
+const ACTIVITY_TYPES = ['file_modified', 'file_explored', 'file_explored', 'command_run'] as const;
+
+export function searchCorpus(size: number, seed = 7): CortexEvent[] {
+  const random = rng(seed);
+  const word = vocabulary(4000, random);
+  const span = 180 * 86_400_000;
+  const start = Date.now() - span;
+  const events: CortexEvent[] = [];
+  for (let i = 0; i < size; i++) {
+    const memory = random() < 0.2;
+    const type = memory ? MEMORY_TYPES[Math.floor(random() * MEMORY_TYPES.length)] : ACTIVITY_TYPES[Math.floor(random() * ACTIVITY_TYPES.length)];
+    const path = `src/${word()}/${word()}-${Math.floor(random() * 50)}.ts`;
+    const content = memory
+      ? `${Array.from({ length: 8 + Math.floor(random() * 14) }, word).join(' ')} (#${i})`
+      : type === 'command_run'
+        ? `npm run ${word()} -- --filter ${word()}`
+        : path;
+    const ts = start + Math.floor((i / size) * span);
+    const session = `session-${Math.floor(i / 100)}`;
+    const result = normalizeEvent(
+      { type, content, ts: new Date(ts).toISOString(), session, meta: type?.startsWith('file_') ? { path } : type === 'decision_made' ? { reason: Array.from({ length: 6 }, word).join(' ') } : {} },
+      { now: new Date(ts), session, author: 'bench@example.com', branch: 'main', commit: null, provenance: 'layer1:bench', newId: nextId },
+    );
+    if (!result.ok) throw new Error(result.error);
+    events.push(result.event);
+  }
+  return events;
+}
+
+const QUERIES = ['postgres advisory lock', 'why not redis for sessions', 'webhook retry backoff', 'timezone bug', 'kafka consumer offset', 'upload thumbnail resize', 'jwt oauth token refresh', 'rate limit'];
+
+export async function benchSearch(size: number) {
+  const dir = benchRepo();
+  try {
+    const journal = await openJournal(await discoverRepo(dir));
+    const events = searchCorpus(size);
+    for (let i = 0; i < events.length; i += 10_000) await append(journal, events.slice(i, i + 10_000));
+
+    const reindex = await time(() => updateIndex(journal, { rebuild: true }));
+    const cli = (query: string) => {
+      const r = spawnSync(process.execPath, [CLI, 'search', query, '--json'], { cwd: dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`search failed: ${r.stderr}`);
+      return JSON.parse(r.stdout).length as number;
+    };
+    cli(QUERIES[0] as string);
+    let q = 0;
+    const searchCli = await sample(16, () => cli(QUERIES[q++ % QUERIES.length] as string));
+
+    // In process: the first query of a process loads the shards it needs (reported as `first`);
+    // a resident caller (the MCP server) then answers from memory (p50, p95).
+    const firstQuery = (await time(() => searchMemory(journal, { query: 'consumer offset retry' }))).ms;
+    // A resident caller (the MCP server) reads the branch view once per HEAD, not per query.
+    const view = await readBranchViewOf(journal.repo, [{ branch: 'main', commit: null }], new Map());
+    for (const query of QUERIES) await searchMemory(journal, { query }, { view }); // load their shards
+    const warm: number[] = [];
+    for (let r = 0; r < 5; r++) for (const query of QUERIES) warm.push((await time(() => searchMemory(journal, { query }, { view }))).ms);
+
+    const prompt = (text: string) => {
+      const payload = JSON.stringify({ session_id: 'bench', transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text });
+      const r = spawnSync(process.execPath, [CLI, 'hook', 'user-prompt-submit'], { cwd: dir, input: payload, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`hook failed: ${r.stderr}`);
+      return r.stdout.length;
+    };
+    q = 0;
+    const userPromptSubmit = await sample(16, () => prompt(`can you look at the ${QUERIES[q++ % QUERIES.length]} code again and tidy it up`));
+
+    const incremental: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      await append(journal, searchCorpus(50, 100 + r));
+      incremental.push((await time(() => updateIndex(journal))).ms);
+    }
+    return {
+      events: size,
+      reindexMs: round(reindex.ms),
+      searchCliMs: searchCli,
+      queryInProcessMs: { first: round(firstQuery), p50: percentile(warm, 50), p95: percentile(warm, 95), runs: warm.length },
+      userPromptSubmitMs: userPromptSubmit,
+      incrementalUpdateAfter50Ms: { p50: percentile(incremental, 50), p95: percentile(incremental, 95), runs: incremental.length },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
