@@ -219,6 +219,12 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (argv) => run(async () => (await import('./commands/uninstall.js')).runUninstall(argv, io)),
     )
     .command(
+      'mcp',
+      'run the MCP server on stdio (tools: search, decisions, plan, recent, status, remember); cortex init --mcp registers it in .mcp.json',
+      (y) => y,
+      () => run(async () => (await import('./commands/mcp.js')).runMcp({}, io)),
+    )
+    .command(
       'status',
       'show the journal, its size by type, and the cache',
       (y) => y.options(jsonOption),

@@ -29,7 +29,7 @@ const MEMORY_HINT = /\[\s*memory\s*:|\b(?:i prefer|i'd rather|always use|never u
 interface Handled {
   /** What happened, for .git/cortex/log. */
   summary: string;
-  /** What Claude should see (SessionStart's briefing); printed only if the hook finishes in time. */
+  /** What Claude should see (SessionStart's briefing, a prompt's recall); printed only if the hook finishes in time. */
   context?: string;
 }
 
@@ -46,10 +46,12 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
       return deliverBriefing(await journal(), str(payload.source) ?? 'startup');
     case 'UserPromptSubmit': {
       const prompt = str(payload.prompt);
-      // Most prompts hold no tag and no stated preference: do nothing, fast.
-      if (!prompt || !MEMORY_HINT.test(prompt)) return { summary: 'no memory in the prompt' };
-      outcome = await captureSession(await journal(), { session, extraLines: [userLine(prompt, session)] });
-      break;
+      if (!prompt) return { summary: 'empty prompt' };
+      // Most prompts hold no tag and no stated preference: capture nothing, fast.
+      const captured = MEMORY_HINT.test(prompt) ? await captureSession(await journal(), { session, extraLines: [userLine(prompt, session)] }) : null;
+      const { recallForPrompt } = await import('./recall-prompt.js');
+      const recall = await recallForPrompt(await journal(), prompt, session);
+      return { summary: `${captured ? `stored ${captured.stored}; ` : ''}${recall.summary}`, context: recall.context };
     }
     case 'PostToolUse': {
       const name = str(payload.tool_name);

@@ -19,6 +19,16 @@ export interface ProjectionSettings {
   archiveAfterSessions: number;
   /** `stdout`: the SessionStart hook prints the briefing; `rules`: it writes .claude/rules/cortex-briefing.md. */
   delivery: BriefingDelivery;
+  /** Characters of memory recalled into the context on each prompt; 0 turns recall off. */
+  recallBudget: number;
+  /** Reciprocal rank fusion's k: larger flattens the difference between ranks. */
+  rrfK: number;
+  /** How much the vector ranking counts against the keyword ranking in fusion. */
+  vectorWeight: number;
+  /** The embedding model's name (a folder under the model cache or under embedPath). */
+  embedModel: string;
+  /** A local folder holding embedding models (side-loaded), instead of Cortex's model cache. */
+  embedPath: string | null;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ProjectionSettings> = {
@@ -29,9 +39,14 @@ export const DEFAULT_SETTINGS: Readonly<ProjectionSettings> = {
   outdatedAfterSessions: 10,
   archiveAfterSessions: 40,
   delivery: 'stdout',
+  recallBudget: 2000,
+  rrfK: 60,
+  vectorWeight: 1,
+  embedModel: 'Xenova/all-MiniLM-L6-v2',
+  embedPath: null,
 };
 
-type NumericKey = Exclude<keyof ProjectionSettings, 'delivery'>;
+type NumericKey = Exclude<keyof ProjectionSettings, 'delivery' | 'embedModel' | 'embedPath'>;
 
 /** git config key (lower case, as `git config --get-regexp` prints it) → setting, with its valid range. */
 const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max: number; integer?: boolean }> = [
@@ -41,9 +56,12 @@ const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max:
   { key: 'cortex.reinforcement', field: 'reinforcement', min: 0, max: 1 },
   { key: 'cortex.outdatedaftersessions', field: 'outdatedAfterSessions', min: 1, max: 100_000, integer: true },
   { key: 'cortex.archiveaftersessions', field: 'archiveAfterSessions', min: 1, max: 100_000, integer: true },
+  { key: 'cortex.recallbudget', field: 'recallBudget', min: 0, max: 9_500, integer: true },
+  { key: 'cortex.rrfk', field: 'rrfK', min: 1, max: 1_000 },
+  { key: 'cortex.vectorweight', field: 'vectorWeight', min: 0, max: 10 },
 ];
 
-export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing'];
+export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing', 'cortex.embedmodel', 'cortex.embedpath'];
 
 /** Settings from config pairs; a bad value keeps its default and yields a one-line problem. */
 export function parseSettings(config: Readonly<Record<string, string>>): { settings: ProjectionSettings; problems: string[] } {
@@ -62,5 +80,9 @@ export function parseSettings(config: Readonly<Record<string, string>>): { setti
   const delivery = config['cortex.briefing']?.trim().toLowerCase();
   if (delivery === 'stdout' || delivery === 'rules') settings.delivery = delivery;
   else if (delivery !== undefined) problems.push(`git config cortex.briefing = ${JSON.stringify(delivery)} must be "stdout" or "rules"; using stdout`);
+  const model = config['cortex.embedmodel']?.trim();
+  if (model) settings.embedModel = model;
+  const path = config['cortex.embedpath']?.trim();
+  if (path) settings.embedPath = path;
   return { settings, problems };
 }

@@ -30,7 +30,9 @@ const MAX_TERM = 64;
 export function termOf(word: string): string | null {
   const w = word.toLowerCase();
   if (w.length === 0 || w.length > MAX_TERM || STOPWORDS.has(w)) return null;
-  return w.length > 3 && /^\p{L}+$/u.test(w) ? stemmer(w) : w;
+  if (w.length <= 3 || !/^\p{L}+$/u.test(w)) return w;
+  const stem = stemmer(w);
+  return STOPWORDS.has(stem) ? null : stem; // "getting" is as empty as "get"
 }
 
 /** The words of a text, as written (for highlighting) with the terms each gives. */

@@ -1,13 +1,13 @@
 import type { EventType } from '../events/types.js';
-import { analyze, STOPWORDS } from './analyze.js';
+import { analyze } from './analyze.js';
 import { VOCABULARY, type Vocabulary } from './vocabulary-data.js';
 
 /**
  * A query as the engine runs it. Each word the user typed is a *concept*; a concept matches
  * through its own term, through its equivalents (auth ↔ authentication), and more weakly through
- * the specific things a general word covers (database → postgres, sqlite). Words that only say
- * what kind of memory is wanted ("why did we *pick*", "what did we *rule out*") become intents:
- * they favour that kind instead of having to appear in the text.
+ * the specific things a general word covers (database → postgres, sqlite), its equivalents'
+ * included. Words that say what kind of memory is wanted ("why did we *pick*", "what did we
+ * *rule out*") also become intents, which favour that kind of memory.
  *
  * Ranking multiplies a document's summed BM25 by how many concepts it matched, so a note that
  * answers two of the question's words beats one that repeats a single word.
@@ -15,7 +15,7 @@ import { VOCABULARY, type Vocabulary } from './vocabulary-data.js';
 export interface QueryTerm {
   term: string;
   boost: number;
-  /** Index into the concepts; -1 for intent words, which never count as a matched concept. */
+  /** Index into the concepts. */
   concept: number;
   prefix: boolean;
   fuzzy: boolean;
@@ -29,7 +29,6 @@ export interface QueryPlan {
 
 const EQUIVALENT_BOOST = 0.75;
 const NARROWER_BOOST = 0.45;
-const INTENT_WORD_BOOST = 0.2;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
   decision: ['decision_made'],
@@ -67,9 +66,12 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
     for (const t of terms) if (t !== key) set.add(t);
     table.set(key, set);
   };
+  // A multi-word member is found as a phrase in a question, but is no expansion: its words alone
+  // ("back", "end") would match everything.
+  const single = (terms: readonly string[]) => terms.filter((t) => !t.includes(' '));
   for (const group of vocabulary.equivalents) {
     const members = group.map(phraseKey).filter(Boolean);
-    const terms = [...new Set(members.flatMap((m) => m.split(' ')))];
+    const terms = single(members);
     for (const m of members) {
       add(equivalents, m, terms);
       if (m.includes(' ')) phrases.set(m, m.split(' '));
@@ -77,7 +79,7 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
   }
   for (const [general, specifics] of Object.entries(vocabulary.broader)) {
     const key = phraseKey(general);
-    add(narrower, key, specifics.flatMap((s) => analyze(s)));
+    add(narrower, key, single(specifics.map(phraseKey)));
     if (key.includes(' ')) phrases.set(key, key.split(' '));
   }
   const intents: Lexicon['intents'] = [];
@@ -92,17 +94,14 @@ const lexiconOf = (): Lexicon => (lexicon ??= buildLexicon(VOCABULARY));
 export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._'’-]*/gu) ?? [];
-  const intents = new Set<EventType>();
-  const intentWords = new Set<number>();
+  const asked = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     for (const { words: phrase, intent } of lex.intents) {
-      if (phrase.every((w, k) => words[i + k] === w)) {
-        for (const t of INTENT_TYPES[intent] ?? []) intents.add(t);
-        for (let k = 0; k < phrase.length; k++) intentWords.add(i + k);
-        break;
-      }
+      if (phrase.every((w, k) => words[i + k] === w)) asked.add(intent);
     }
   }
+  // A question that seems to want every kind of memory says nothing about which one it wants.
+  const intents = new Set<EventType>(asked.size <= 2 ? [...asked].flatMap((intent) => INTENT_TYPES[intent] ?? []) : []);
 
   const byTerm = new Map<string, QueryTerm>();
   const concepts: string[] = [];
@@ -112,12 +111,13 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
     byTerm.set(term, { term, boost, concept, prefix: original && term.length >= 4 && /^\p{L}+$/u.test(term), fuzzy: original && term.length >= 6 && /^\p{L}+$/u.test(term) });
   };
   const expand = (key: string, concept: number) => {
-    for (const t of lex.equivalents.get(key) ?? []) put(t, EQUIVALENT_BOOST, concept, false);
-    for (const t of lex.narrower.get(key) ?? []) put(t, NARROWER_BOOST, concept, false);
+    const equivalents = lex.equivalents.get(key) ?? [];
+    for (const t of equivalents) put(t, EQUIVALENT_BOOST, concept, false);
+    for (const k of [key, ...equivalents]) for (const t of lex.narrower.get(k) ?? []) put(t, NARROWER_BOOST, concept, false);
   };
 
   // Phrases first ("rate limit", "sign in"), then the words they did not cover.
-  const terms = words.map((w, i) => ({ i, terms: intentWords.has(i) ? [] : analyze(w) }));
+  const terms = words.map((w, i) => ({ i, terms: analyze(w) }));
   const covered = new Set<number>();
   for (let i = 0; i < terms.length; i++) {
     for (const len of [3, 2]) {
@@ -139,17 +139,6 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
       const concept = concepts.push(term) - 1;
       put(term, 1, concept, true);
       expand(term, concept);
-    }
-  }
-  // Intent words still count a little as text ("fix" in "what fixed the upload"): but only
-  // when the question has nothing else to go on do they carry a concept of their own.
-  const onlyIntents = concepts.length === 0;
-  for (const i of intentWords) {
-    const w = words[i] as string;
-    if (STOPWORDS.has(w)) continue;
-    for (const term of analyze(w)) {
-      if (byTerm.has(term)) continue;
-      byTerm.set(term, { term, boost: onlyIntents ? 1 : INTENT_WORD_BOOST, concept: onlyIntents ? concepts.push(term) - 1 : -1, prefix: false, fuzzy: false });
     }
   }
   return { terms: [...byTerm.values()], concepts, intents };

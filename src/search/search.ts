@@ -31,6 +31,8 @@ export interface SearchHit extends StoredDoc {
   score: number;
   /** The document's words that matched, as index terms (for highlighting). */
   matched: string[];
+  /** Which of the query's concepts it matched (indexes into plan.concepts). */
+  concepts: number[];
   superseded?: boolean;
   supersededBy?: string;
 }
@@ -42,6 +44,8 @@ export interface SearchOutcome {
   stale: boolean;
   /** Documents in the index. */
   indexed: number;
+  /** Per concept of the plan, how many eligible documents matched it (a measure of how specific it is). */
+  conceptDocs: number[];
 }
 
 const INTENT_BOOST = 1.8;
@@ -88,7 +92,7 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
-  if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0 };
+  if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0) };
 
   const view = options.view ?? (await readBranchViewOf(journal.repo, meta.places.map(([branch, commit]) => ({ branch, commit })), new Map(meta.rewrites), { all: request.all }));
   const visiblePlace = meta.places.map(([branch, commit]) => isVisible({ branch, commit }, view));
@@ -106,7 +110,9 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   };
   const candidates = await runQuery(plan, segmentsOf(update.dir, meta), weigh);
   const hits = toHits(update.dir, attrs, candidates, { hidden, superseded, limit: request.limit ?? 10 });
-  return { hits, plan, stale: update.stale, indexed: meta.count };
+  const conceptDocs = plan.concepts.map(() => 0);
+  for (const c of candidates) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
+  return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs };
 }
 
 function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: Map<string, string> } {
@@ -134,7 +140,7 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
       const key = `${doc.type}\u0000${normalizeText(doc.content)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched] };
+      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched], concepts: [...c.concepts] };
       const by = options.superseded.get(doc.id);
       if (by !== undefined) {
         hit.superseded = true;

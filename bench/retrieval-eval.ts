@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchRepo, CLI } from './fixtures.js';
+
+/**
+ * Retrieval quality on the labelled sets in bench/retrieval/ (dev: tuned against; test: held
+ * out), measured the way the held-out evaluation does: `cortex import` then `cortex search
+ * --json`, as a user runs them. recall@5 is the share of a query's relevant memories in its top
+ * five; MRR the mean of 1 / rank of the first relevant one (0 past the tenth).
+ */
+interface Judged {
+  query: string;
+  relevant: string[];
+  paraphrase: boolean;
+}
+
+export interface RetrievalScore {
+  queries: number;
+  recallAt5: number;
+  mrr: number;
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function score(rows: ReadonlyArray<{ judged: Judged; ids: string[] }>): RetrievalScore {
+  let recall = 0;
+  let rr = 0;
+  for (const { judged, ids } of rows) {
+    const relevant = new Set(judged.relevant);
+    recall += ids.slice(0, 5).filter((id) => relevant.has(id)).length / relevant.size;
+    const first = ids.slice(0, 10).findIndex((id) => relevant.has(id));
+    rr += first < 0 ? 0 : 1 / (first + 1);
+  }
+  return { queries: rows.length, recallAt5: round3(recall / Math.max(1, rows.length)), mrr: round3(rr / Math.max(1, rows.length)) };
+}
+
+export function evaluateRetrieval(set: string, options: { env?: NodeJS.ProcessEnv; setup?: (dir: string) => void; misses?: boolean } = {}) {
+  const folder = new URL(`./retrieval/${set}/`, import.meta.url).pathname;
+  const queries = JSON.parse(readFileSync(join(folder, 'queries.json'), 'utf8')) as Judged[];
+  const dir = benchRepo();
+  const env = { ...process.env, ...options.env };
+  const cortex = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env });
+    if (r.status !== 0) throw new Error(`cortex ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  try {
+    cortex('import', join(folder, 'events.jsonl'));
+    options.setup?.(dir);
+    const rows = queries.map((judged) => ({ judged, ids: (JSON.parse(cortex('search', judged.query, '--json', '--limit', '10')) as Array<{ id: string }>).map((h) => h.id) }));
+    const result = {
+      all: score(rows),
+      paraphrased: score(rows.filter((r) => r.judged.paraphrase)),
+      literal: score(rows.filter((r) => !r.judged.paraphrase)),
+    };
+    if (options.misses) {
+      for (const r of rows) {
+        const relevant = new Set(r.judged.relevant);
+        if (!r.ids.slice(0, 5).some((id) => relevant.has(id))) process.stderr.write(`miss${r.judged.paraphrase ? ' (paraphrase)' : ''}: ${r.judged.query}\n`);
+      }
+    }
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const set of process.argv.slice(2).length ? process.argv.slice(2) : ['dev']) process.stdout.write(`${set}: ${JSON.stringify(evaluateRetrieval(set, { misses: true }))}\n`);
+}

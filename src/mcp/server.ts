@@ -1,0 +1,80 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { isCortexError } from '../errors.js';
+import type { CommandIO } from '../commands/io.js';
+import { VERSION } from '../version.js';
+
+/**
+ * `cortex mcp`: memory for the middle of a session, over stdio. Each tool is the CLI command of
+ * the same name run with `--json` in this process, so the MCP server answers exactly what the
+ * CLI would (same branch alignment, same contracts) and keeps search shards loaded between calls.
+ */
+type Runner = (args: Record<string, unknown>, io: CommandIO) => Promise<number>;
+
+async function callCommand(load: () => Promise<Runner>, args: Record<string, unknown>, base: CommandIO) {
+  let stdout = '';
+  let stderr = '';
+  const io: CommandIO = { ...base, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, readStdin: async () => '' };
+  try {
+    await (await load())({ ...args, json: true }, io);
+    return { content: [{ type: 'text' as const, text: stdout.trim() || 'null' }] };
+  } catch (err) {
+    const message = isCortexError(err) || err instanceof Error ? err.message : String(err);
+    return { content: [{ type: 'text' as const, text: `cortex: ${message}${stderr ? `\n${stderr.trim()}` : ''}` }], isError: true };
+  }
+}
+
+const types = z.array(z.string()).optional().describe('only these memory types: decision, rejected, learned, error, preference, plan, done (or full type names)');
+const all = z.boolean().optional().describe('every branch, not only what the current HEAD\'s history holds');
+
+export function createMcpServer(io: CommandIO): McpServer {
+  const server = new McpServer({ name: 'cortex', version: VERSION });
+  const tool = (name: string, description: string, inputSchema: z.ZodRawShape, load: () => Promise<Runner>, map: (a: Record<string, unknown>) => Record<string, unknown> = (a) => a) =>
+    server.registerTool(name, { description, inputSchema }, (args: Record<string, unknown>) => callCommand(load, map(args), io));
+
+  tool(
+    'search',
+    'Search the project\'s memory (decisions, rejected approaches, learnings, fixed errors, preferences, plans, files touched) for what bears on a question. Returns JSON hits, best first.',
+    { query: z.string().min(1).describe('what to look for, in plain words'), type: types, since: z.string().optional().describe('only after this date (2026-11-01, "3 days ago")'), limit: z.number().int().min(1).max(50).optional(), all },
+    async () => (await import('../commands/search.js')).runSearch as unknown as Runner,
+    (a) => ({ ...a, query: [a.query] }),
+  );
+  tool('decisions', 'The decisions, rejected approaches and preferences in force on this branch, most recently used first.', { all }, async () => (await import('../commands/decisions.js')).runDecisions as unknown as Runner);
+  tool('plan', 'The active plan: its steps, which are done, and the current one.', { all }, async () => (await import('../commands/plan.js')).runPlan as unknown as Runner);
+  tool(
+    'recent',
+    'Recent work, newest first: memories and file activity from the latest sessions.',
+    { limit: z.number().int().min(1).max(200).optional().describe('how many (default 20)'), type: types },
+    async () => (await import('../commands/log.js')).runLog as unknown as Runner,
+    (a) => ({ n: a.limit ?? 20, type: a.type }),
+  );
+  tool('status', 'Where the memory journal is, how many events of each type it holds, and the state of its caches.', {}, async () => (await import('../commands/status.js')).runStatus as unknown as Runner);
+  tool(
+    'remember',
+    'Store a memory for future sessions: a decision (with why), a rejected approach (with why and what instead), something learned, a preference.',
+    {
+      text: z.string().min(1).describe('the memory, one or two sentences'),
+      type: z.string().optional().describe('decision | rejected | learned | plan | preference | error | done (default learned)'),
+      why: z.string().optional().describe('the reason behind it'),
+      instead: z.string().optional().describe('for a rejected approach: what was chosen instead'),
+      files: z.array(z.string()).optional().describe('related files'),
+      tags: z.array(z.string()).optional(),
+    },
+    async () => (await import('../commands/remember.js')).runRemember as unknown as Runner,
+    (a) => ({ text: [a.text], type: a.type ?? 'learned', why: a.why, instead: a.instead, file: a.files, tag: a.tags, session: 'mcp' }),
+  );
+  return server;
+}
+
+export async function runMcpServer(io: CommandIO): Promise<number> {
+  const server = createMcpServer(io);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // Serve until the client closes stdin.
+  await new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.on('end', () => resolve());
+  });
+  return 0;
+}
