@@ -18,9 +18,11 @@ const shared = {
   entryNames: '[name]',
   logLevel: 'warning',
   // CommonJS dependencies (gray-matter) call require() for node built-ins: give ESM chunks one.
+  // The embedding library is an optional peer dependency (and native): loaded from node_modules when present.
+  external: ['@huggingface/transformers'],
   banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
 };
 
 await build({ ...shared, entryPoints: ['src/cli.ts', 'src/demo/demo.ts'], chunkNames: '[name]-[hash]' });
 // isomorphic-git (only for packed objects) stays in node_modules rather than in the hook's files.
-await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git'] });
+await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git', '@huggingface/transformers'] });

@@ -62,6 +62,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           local: { type: 'boolean', describe: 'write the hooks to .claude/settings.local.json (just you) instead of .claude/settings.json (the team)' },
           claude: { type: 'boolean', default: true, describe: 'set up .claude/ (hooks, memory-tag rules); --no-claude leaves it alone' },
           git: { type: 'boolean', default: true, describe: 'install the git hooks and the merge driver; --no-git leaves git alone' },
+          mcp: { type: 'boolean', describe: 'also register the Cortex MCP server (cortex mcp) in .mcp.json' },
           ...jsonOption,
         }),
       (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),
@@ -151,6 +152,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           type: { alias: 't', type: 'string', array: true, describe: 'only these types (repeatable or comma-separated)' },
           since: { type: 'string', describe: 'only after this date (2026-11-01, "3 days ago")' },
           limit: { alias: 'n', type: 'number', default: 10, describe: 'at most this many results' },
+          keyword: { type: 'boolean', describe: 'rank by keywords only, even where `cortex embed` made vectors' },
           ...allOption,
           ...jsonOption,
         }),
@@ -217,6 +219,12 @@ function commands(cli: Argv, io: CommandIO): Argv {
       'remove what cortex init added to git (hook blocks, merge driver, .gitattributes line) and .claude/; the journal stays',
       (y) => y.options(jsonOption),
       (argv) => run(async () => (await import('./commands/uninstall.js')).runUninstall(argv, io)),
+    )
+    .command(
+      'embed',
+      'compute vectors for memories so search also ranks by meaning (optional: needs @huggingface/transformers and a local all-MiniLM-L6-v2)',
+      (y) => y.options({ download: { type: 'boolean', describe: 'download the model (cortex.embedModel) into ~/.cache/cortex/models if it is not there' }, ...jsonOption }),
+      (argv) => run(async () => (await import('./commands/embed.js')).runEmbed(argv, io)),
     )
     .command(
       'mcp',

@@ -13,6 +13,7 @@ export type CortexErrorCode =
   | 'APPEND_CONTENDED'
   | 'EVENT_NOT_FOUND'
   | 'NO_WORK_TREE'
+  | 'EMBEDDINGS_UNAVAILABLE'
   | 'USAGE';
 
 export class CortexError extends Error {

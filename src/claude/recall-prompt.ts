@@ -18,7 +18,7 @@ export async function recallForPrompt(journal: Journal, prompt: string, session:
   const { settings } = await readSettings(journal);
   if (settings.recallBudget === 0) return { summary: 'recall is off (cortex.recallBudget 0)' };
   const types = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['types'];
-  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { update: { maxInline: INLINE_EVENTS, waitMs: 100 } });
+  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { update: { maxInline: INLINE_EVENTS, waitMs: 100 }, vectors: false });
   if (outcome.stale) startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
   const picked = selectRecall(outcome, session);
   const context = renderRecall(picked, settings.recallBudget);

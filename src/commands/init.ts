@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withCortexMcp } from '../claude/mcp-config.js';
 import { withCortexHooks } from '../claude/settings.js';
 import { CortexError } from '../errors.js';
 import { readAuthor } from '../git/repo.js';
@@ -16,6 +17,8 @@ import { openJournalAt, printJson, type CommandIO } from './io.js';
 export interface InitArgs {
   local?: boolean;
   claude?: boolean;
+  /** Register `cortex mcp` in .mcp.json. */
+  mcp?: boolean;
   git?: boolean;
   json?: boolean;
 }
@@ -55,6 +58,10 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
     if (await writeIfChanged(settingsPath, `${JSON.stringify(settings, null, 2)}\n`)) changed.push(settingsPath.slice(root.length + 1));
     const rulesPath = join(root, '.claude', 'rules', 'cortex-memory.md');
     if (await writeIfChanged(rulesPath, await readTemplate('cortex-memory.md'))) changed.push(rulesPath.slice(root.length + 1));
+  }
+  if (root && args.mcp) {
+    const mcpPath = join(root, '.mcp.json');
+    if (await writeIfChanged(mcpPath, `${JSON.stringify(withCortexMcp(await readJsonObject(mcpPath), command), null, 2)}\n`)) changed.push('.mcp.json');
   }
   if (args.json) {
     printJson(io, { ref: journal.store.ref, created, adopted, changed });

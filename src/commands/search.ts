@@ -11,6 +11,7 @@ export interface SearchArgs {
   since?: string;
   all?: boolean;
   limit?: number;
+  keyword?: boolean;
   json?: boolean;
 }
 
@@ -43,8 +44,9 @@ export async function runSearch(args: SearchArgs, io: CommandIO): Promise<number
 
   const journal = await openJournalAt(io);
   const progress = createProgress(io.stderr as { write(text: string): unknown; isTTY?: boolean }, 'cortex: indexing');
-  const outcome = await searchMemory(journal, { query, types: [...types.types], since, all: args.all, limit }, { update: { onProgress: progress.update } });
+  const outcome = await searchMemory(journal, { query, types: [...types.types], since, all: args.all, limit }, { update: { onProgress: progress.update }, vectors: !args.keyword });
   progress.finish();
+  if (outcome.notice) io.stderr.write(`cortex: ${outcome.notice}\n`);
   if (args.json) {
     printJson(io, outcome.hits.map(jsonHit));
     return 0;

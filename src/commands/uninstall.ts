@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withoutCortexMcp } from '../claude/mcp-config.js';
 import { withoutCortexHooks } from '../claude/settings.js';
 import { discoverRepo } from '../git/repo.js';
 import { uninstallGitIntegration } from '../install/git-integration.js';
@@ -22,6 +23,16 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       if (Object.keys(rest).length === 0) await rm(path);
       else await writeIfChanged(path, `${JSON.stringify(rest, null, 2)}\n`);
       changed.push(`.claude/${name}`);
+    }
+    const mcpPath = join(root, '.mcp.json');
+    const mcp = await readJsonObject(mcpPath).catch(() => null);
+    if (mcp && Object.keys(mcp).length > 0) {
+      const rest = withoutCortexMcp(mcp);
+      if (JSON.stringify(rest) !== JSON.stringify(mcp)) {
+        if (Object.keys(rest).length === 0) await rm(mcpPath);
+        else await writeIfChanged(mcpPath, `${JSON.stringify(rest, null, 2)}\n`);
+        changed.push('.mcp.json');
+      }
     }
     for (const rule of ['cortex-memory.md', 'cortex-briefing.md']) {
       const path = join(root, '.claude', 'rules', rule);

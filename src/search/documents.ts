@@ -52,6 +52,13 @@ export const typeCode = (type: string): number | undefined => TYPE_CODE.get(type
 /** The memory kinds anticipatory recall offers (never file or command activity). */
 export const RECALLED_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'event_amended', 'plan_created']);
 
+/** What `cortex embed` computes vectors for: memories, not file and command activity. */
+export const EMBEDDED_TYPES: ReadonlySet<string> = new Set([...RECALLED_TYPES, 'plan_step_completed', 'task_completed']);
+export const EMBEDDED_TYPE_CODES: ReadonlySet<number> = new Set([...EMBEDDED_TYPES].map((t) => TYPE_CODE.get(t) as number));
+
+/** The text a memory is embedded by: what it says, why, and what instead. */
+export const proseOf = (doc: Pick<StoredDoc, 'content' | 'reason' | 'alternative'>): string => [doc.content, doc.reason, doc.alternative].filter(Boolean).join('\n');
+
 export const isIndexed = (e: CortexEvent): boolean => TYPE_CODE.has(e.type) && e.content.trim() !== '';
 
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
@@ -100,9 +107,8 @@ function filesOf(e: CortexEvent): string[] {
 export type AnalysedDoc = Record<Field, string[]>;
 
 export function analyseDoc(doc: StoredDoc): AnalysedDoc {
-  const prose = [doc.content, doc.reason, doc.alternative].filter(Boolean).join('\n');
   return {
-    content: analyze(prose),
+    content: analyze(proseOf(doc)),
     files: analyze((doc.files ?? []).join(' ')),
     tags: analyze((doc.tags ?? []).join(' ')),
   };

@@ -5,7 +5,10 @@ import type { Journal } from '../journal/journal.js';
 import { normalizeText } from '../projections/fold.js';
 import { isVisible, type BranchView } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
-import { INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { existsSync } from 'node:fs';
+import { readSettings } from '../workspace/settings.js';
+import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
 import { planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
@@ -46,6 +49,10 @@ export interface SearchOutcome {
   indexed: number;
   /** Per concept of the plan, how many eligible documents matched it (a measure of how specific it is). */
   conceptDocs: number[];
+  /** Whether vector similarity took part in the ranking. */
+  hybrid: boolean;
+  /** Something the user should hear once (why search is keyword-only, say). */
+  notice?: string;
 }
 
 const INTENT_BOOST = 1.8;
@@ -82,6 +89,8 @@ async function attrsOf(dir: string, count: number): Promise<AttrTable | null> {
 
 export interface SearchOptions {
   update?: UpdateOptions;
+  /** Fuse with vector similarity when `cortex embed` has made vectors (default true; recall passes false). */
+  vectors?: boolean;
   /** The view to align with; read from git when absent. */
   view?: BranchView;
 }
@@ -92,7 +101,7 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
-  if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0) };
+  if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };
 
   const view = options.view ?? (await readBranchViewOf(journal.repo, meta.places.map(([branch, commit]) => ({ branch, commit })), new Map(meta.rewrites), { all: request.all }));
   const visiblePlace = meta.places.map(([branch, commit]) => isVisible({ branch, commit }, view));
@@ -108,11 +117,20 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
     if (since && attrs.time(o) < since) return 0;
     return boosts[type] ?? 1;
   };
-  const candidates = await runQuery(plan, segmentsOf(update.dir, meta), weigh);
-  const hits = toHits(update.dir, attrs, candidates, { hidden, superseded, limit: request.limit ?? 10 });
+  const keyword = await runQuery(plan, segmentsOf(update.dir, meta), weigh);
   const conceptDocs = plan.concepts.map(() => 0);
-  for (const c of candidates) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
-  return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs };
+  for (const c of keyword) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
+  let ranked = keyword;
+  let hybrid: { used: boolean; notice?: string } = { used: false };
+  if (options.vectors !== false && existsSync(vectorsDir(cortexDir(journal.repo)))) {
+    const { fuseWithVectors } = await import('./embeddings/hybrid.js');
+    const { settings } = await readSettings(journal);
+    const fused = await fuseWithVectors(vectorsDir(cortexDir(journal.repo)), meta, request.query, keyword, (o) => weigh(o) > 0 && EMBEDDED_TYPE_CODES.has(attrs.type(o)), settings);
+    ranked = fused.candidates;
+    hybrid = fused;
+  }
+  const hits = toHits(update.dir, attrs, ranked, { hidden, superseded, limit: request.limit ?? 10 });
+  return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs, hybrid: hybrid.used, ...(hybrid.notice ? { notice: hybrid.notice } : {}) };
 }
 
 function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: Map<string, string> } {

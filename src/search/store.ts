@@ -18,7 +18,7 @@ import type { SearchEdit, StoredDoc } from './documents.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -32,6 +32,8 @@ export interface BulkMeta {
 
 export interface SearchMeta {
   format: number;
+  /** Changes only when the index is rebuilt from scratch (ordinals are stable between): vectors align by it. */
+  build: string;
   tip: string | null;
   count: number;
   docsBytes: number;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
@@ -114,7 +115,7 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
   return { docs, attrs };
 }
 
-const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], bulk: null });
+const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, build: randomBytes(6).toString('hex'), tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], bulk: null });
 
 async function rebuild(dir: string, events: readonly CortexEvent[], tip: string | null, onProgress?: UpdateOptions['onProgress']): Promise<SearchMeta> {
   await resetIndex(dir);
