@@ -94,11 +94,13 @@ const lexiconOf = (): Lexicon => (lexicon ??= buildLexicon(VOCABULARY));
 export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._'’-]*/gu) ?? [];
+  // Longest phrase first, each word used once: "why did we *rule out*" is a rejection question
+  // even though "why did" alone could start anything.
   const asked = new Set<string>();
-  for (let i = 0; i < words.length; i++) {
-    for (const { words: phrase, intent } of lex.intents) {
-      if (phrase.every((w, k) => words[i + k] === w)) asked.add(intent);
-    }
+  for (let i = 0; i < words.length; ) {
+    const found = lex.intents.find(({ words: phrase }) => phrase.every((w, k) => words[i + k] === w));
+    if (found) asked.add(found.intent);
+    i += found ? found.words.length : 1;
   }
   // A question that seems to want every kind of memory says nothing about which one it wants.
   const intents = new Set<EventType>(asked.size <= 2 ? [...asked].flatMap((intent) => INTENT_TYPES[intent] ?? []) : []);

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, analyzeWords } from '../../src/search/analyze.js';
+import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
+import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
+import { planQuery } from '../../src/search/query-plan.js';
+import { renderRecall, selectRecall } from '../../src/search/recall.js';
+import type { SearchHit } from '../../src/search/search.js';
+import { cappedTermFactor, FREQUENT_CAP, shardCountFor, shardOf } from '../../src/search/segments.js';
+import { snippet } from '../../src/search/snippet.js';
+
+describe('analysis', () => {
+  it('stems, lowercases and drops stopwords, so "caching" finds "cached"', () => {
+    expect(analyze('Caching the results')).toEqual(analyze('cached result'));
+    expect(analyze('what is the')).toEqual([]);
+  });
+
+  it('splits identifiers into parts and also keeps them whole', () => {
+    expect(analyze('getUserName')).toEqual(['user', 'name', 'getusername']);
+    expect(analyze('package.json')).toEqual(['packag', 'json', 'packagejson']);
+    expect(analyze('idempotency-key')).toContain('idempotencykey');
+  });
+
+  it('gives a query the same terms as the document it was copied from', () => {
+    const text = 'The 500 on /api/upload came from a missing S3_BUCKET env var (fixed in uploadHandler.ts)';
+    for (const { word } of analyzeWords(text)) for (const term of analyze(word)) expect(analyze(text)).toContain(term);
+  });
+});
+
+describe('query plans', () => {
+  it('expands a word to its equivalents and a general word to the specific things it covers', () => {
+    const terms = new Map(planQuery('which database').terms.map((t) => [t.term, t]));
+    expect(terms.get('databas')?.boost).toBe(1);
+    expect(terms.get('db')?.boost).toBeLessThan(1);
+    expect(terms.get('postgr')?.boost).toBeLessThan(terms.get('db')?.boost ?? 0);
+  });
+
+  it('reads what kind of memory a question wants', () => {
+    expect([...planQuery('why did we rule out redis').intents]).toContain('approach_rejected');
+    expect([...planQuery('which queue did we pick').intents]).toContain('decision_made');
+    expect(planQuery('redis queue').intents.size).toBe(0);
+  });
+
+  it('recognises multi-word phrases as one concept', () => {
+    const plan = planQuery('rate limit on sign in');
+    expect(plan.concepts).toContain('rate limit');
+  });
+});
+
+describe('shards', () => {
+  it('keeps terms that share their first three letters in one shard, so prefix search stays in it', () => {
+    expect(shardOf('authent', 256)).toBe(shardOf('author', 256));
+    expect(shardCountFor(100)).toBe(1);
+    expect(shardCountFor(100_000)).toBe(256);
+  });
+
+  it('weighs a capped frequent term as if all its documents were indexed', () => {
+    expect(cappedTermFactor(FREQUENT_CAP, 100_000)).toBe(1);
+    const factor = cappedTermFactor(30_000, 100_000);
+    expect(factor).toBeGreaterThan(0);
+    expect(factor).toBeLessThan(1);
+  });
+});
+
+describe('fusion and vectors', () => {
+  it('reciprocal rank fusion favours what both rankings put high', () => {
+    const fused = reciprocalRankFusion(
+      [
+        { ordinals: [1, 2, 3], weight: 1 },
+        { ordinals: [3, 1, 4], weight: 1 },
+      ],
+      60,
+    );
+    expect(fused.map((f) => f.o).slice(0, 2)).toEqual([1, 3]);
+    expect(fused.map((f) => f.o)).toContain(4);
+  });
+
+  it('finds the nearest int8 vectors among the eligible rows', () => {
+    const unit = (xs: number[]) => {
+      const n = Math.hypot(...xs);
+      return new Float32Array(xs.map((x) => x / n));
+    };
+    const rows = [unit([1, 0, 0]), unit([0.9, 0.1, 0]), unit([0, 1, 0]), unit([0, 0, 1])].map(quantize);
+    const table = new Int8Array(rows.length * 3);
+    rows.forEach((r, i) => table.set(r, i * 3));
+    const query = quantize(unit([1, 0.05, 0]));
+    expect(nearest(table, 3, query, () => true, 2).map((n) => n.o)).toEqual([0, 1]);
+    expect(nearest(table, 3, query, (o) => o !== 0, 1).map((n) => n.o)).toEqual([1]);
+  });
+});
+
+const hit = (over: Partial<SearchHit>): SearchHit => ({
+  id: 'evt-1',
+  type: 'decision_made',
+  content: 'Use Postgres advisory locks',
+  ts: '2026-11-01T10:00:00.000Z',
+  session: 's1',
+  author: 'a@example.com',
+  branch: 'main',
+  commit: null,
+  score: 5,
+  matched: [],
+  concepts: [0],
+  ...over,
+});
+
+describe('recall', () => {
+  it('offers a rejected approach the prompt is about to revisit, first, with its reason', () => {
+    const plan = planQuery('lets store sessions in redis');
+    const concepts = (...words: string[]) => words.map((w) => plan.concepts.indexOf(w)).filter((k) => k >= 0);
+    const rejected = hit({ id: 'r', type: 'approach_rejected', content: 'Redis for sessions', reason: 'one more service to run', concepts: concepts('redi', 'session') });
+    const decision = hit({ id: 'd', content: 'Sessions live in signed cookies', score: 9, concepts: concepts('session', 'store') });
+    const picked = selectRecall({ hits: [decision, rejected], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
+    expect(picked.map((h) => h.id)).toEqual(['r', 'd']);
+    expect(renderRecall(picked, 2000)).toContain('Previously rejected: Redis for sessions — because one more service to run');
+  });
+
+  it('stays silent on a prompt that only says what to do, or whose words are everywhere', () => {
+    const vague = planQuery('please fix the code and run the tests');
+    expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: vague, conceptDocs: vague.concepts.map(() => 1), indexed: 100 })).toEqual([]);
+    const common = planQuery('postgres locks');
+    expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: common, conceptDocs: common.concepts.map(() => 400), indexed: 1000 })).toEqual([]);
+  });
+
+  it('leaves out memories of the prompt\'s own session and keeps within the budget', () => {
+    const plan = planQuery('postgres advisory locks');
+    const outcome = { hits: [hit({ concepts: [0, 1] })], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 100 };
+    expect(selectRecall(outcome, 's1')).toEqual([]);
+    expect(renderRecall(selectRecall(outcome, 'other'), 40)).toBe('');
+  });
+});
+
+describe('snippets', () => {
+  it('marks the words that matched and windows long text around the first match', () => {
+    const text = `${'filler '.repeat(60)}the advisory lock was held too long ${'tail '.repeat(40)}`;
+    const shown = snippet(text, new Set(['advisori', 'lock']), (w) => `[${w}]`);
+    expect(shown).toContain('[advisory] [lock]');
+    expect(shown.startsWith('…')).toBe(true);
+    expect(shown.length).toBeLessThan(200);
+  });
+});
