@@ -4,6 +4,7 @@ import type { Journal } from '../journal/journal.js';
 import { RECALLED_TYPES } from '../search/documents.js';
 import { renderRecall, selectRecall } from '../search/recall.js';
 import { searchMemory } from '../search/search.js';
+import { updateIndex } from '../search/update.js';
 import { readSettings } from '../workspace/settings.js';
 
 /**
@@ -18,8 +19,12 @@ export async function recallForPrompt(journal: Journal, prompt: string, session:
   const { settings } = await readSettings(journal);
   if (settings.recallBudget === 0) return { summary: 'recall is off (cortex.recallBudget 0)' };
   const types = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['types'];
-  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { update: { maxInline: INLINE_EVENTS, waitMs: 100 }, vectors: false });
-  if (outcome.stale) startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
+  const update = { maxInline: INLINE_EVENTS, waitMs: 100 };
+  const { stale } = await updateIndex(journal, update);
+  if (stale && !startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) })) {
+    await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
+  }
+  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { update, vectors: false });
   const picked = selectRecall(outcome, session);
   const context = renderRecall(picked, settings.recallBudget);
   const note = outcome.stale ? ' (index catching up in the background)' : '';

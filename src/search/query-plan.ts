@@ -27,8 +27,8 @@ export interface QueryPlan {
   intents: Set<EventType>;
 }
 
-const EQUIVALENT_BOOST = 0.75;
-const NARROWER_BOOST = 0.45;
+const EQUIVALENT_BOOST = 0.9;
+const NARROWER_BOOST = 0.6;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
   decision: ['decision_made'],
@@ -46,41 +46,52 @@ interface Lexicon {
   equivalents: Map<string, string[]>;
   /** term → narrower terms. */
   narrower: Map<string, string[]>;
-  /** Multi-word entries (analysed, space-joined) → the same tables keyed by that phrase. */
-  phrases: Map<string, string[]>;
+  /** Multi-word entries, as the words a question would contain ("sign in", "rate limit"). */
+  phrases: Set<string>;
   /** intent phrase (lowercased words) → intent name. */
   intents: Array<{ words: string[]; intent: string }>;
 }
 
 let lexicon: Lexicon | undefined;
 
-const phraseKey = (text: string): string => analyze(text).join(' ');
+/**
+ * An entry's key: one word → its term (an identifier's whole form: "node.js" → nodejs); several
+ * words → the phrase as typed, lowercased. Only one-word entries expand a query; a phrase's words
+ * alone ("back", "end", or "log" of "log out") would match far too much.
+ */
+function entryKey(entry: string): { term: string } | { phrase: string } | null {
+  const words = entry.toLowerCase().trim().split(/\s+/).filter(Boolean);
+  if (words.length > 1) return { phrase: words.join(' ') };
+  const terms = analyze(words[0] ?? '');
+  const term = terms[terms.length - 1];
+  return term ? { term } : null;
+}
 
 export function buildLexicon(vocabulary: Vocabulary): Lexicon {
   const equivalents = new Map<string, Set<string>>();
   const narrower = new Map<string, Set<string>>();
-  const phrases = new Map<string, string[]>();
+  const phrases = new Set<string>();
   const add = (table: Map<string, Set<string>>, key: string, terms: readonly string[]) => {
-    if (!key) return;
     const set = table.get(key) ?? new Set<string>();
     for (const t of terms) if (t !== key) set.add(t);
     table.set(key, set);
   };
-  // A multi-word member is found as a phrase in a question, but is no expansion: its words alone
-  // ("back", "end") would match everything.
-  const single = (terms: readonly string[]) => terms.filter((t) => !t.includes(' '));
+  const keyOf = (entry: string): string | null => {
+    const key = entryKey(entry);
+    if (key && 'phrase' in key) phrases.add(key.phrase);
+    return key && ('term' in key ? key.term : key.phrase);
+  };
+  const termsOf = (entries: readonly string[]): string[] => entries.map(entryKey).flatMap((k) => (k && 'term' in k ? [k.term] : []));
   for (const group of vocabulary.equivalents) {
-    const members = group.map(phraseKey).filter(Boolean);
-    const terms = single(members);
-    for (const m of members) {
-      add(equivalents, m, terms);
-      if (m.includes(' ')) phrases.set(m, m.split(' '));
+    const terms = termsOf(group);
+    for (const member of group) {
+      const key = keyOf(member);
+      if (key) add(equivalents, key, terms);
     }
   }
   for (const [general, specifics] of Object.entries(vocabulary.broader)) {
-    const key = phraseKey(general);
-    add(narrower, key, single(specifics.map(phraseKey)));
-    if (key.includes(' ')) phrases.set(key, key.split(' '));
+    const key = keyOf(general);
+    if (key) add(narrower, key, termsOf(specifics));
   }
   const intents: Lexicon['intents'] = [];
   for (const [intent, words] of Object.entries(vocabulary.intents)) for (const w of words) intents.push({ words: w.toLowerCase().split(/\s+/), intent });
@@ -121,16 +132,16 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
   // Phrases first ("rate limit", "sign in"), then the words they did not cover.
   const terms = words.map((w, i) => ({ i, terms: analyze(w) }));
   const covered = new Set<number>();
-  for (let i = 0; i < terms.length; i++) {
+  for (let i = 0; i < words.length; i++) {
     for (const len of [3, 2]) {
-      const span = terms.slice(i, i + len);
-      if (span.length < len || span.some((s) => covered.has(s.i) || s.terms.length === 0)) continue;
-      const key = span.flatMap((s) => s.terms).join(' ');
+      if (i + len > words.length) continue;
+      const key = words.slice(i, i + len).join(' ');
       if (!lex.phrases.has(key)) continue;
       const concept = concepts.push(key) - 1;
-      for (const t of key.split(' ')) put(t, 1, concept, true);
+      for (const s of terms.slice(i, i + len)) for (const t of s.terms) put(t, 1, concept, true);
       expand(key, concept);
-      for (const s of span) covered.add(s.i);
+      for (let k = i; k < i + len; k++) covered.add(k);
+      i += len - 1;
       break;
     }
   }

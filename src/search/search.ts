@@ -168,6 +168,12 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
       hits.push(hit);
     }
   }
+  // A superseded decision never outranks the decision that replaced it.
+  const byId = new Map(hits.map((h) => [h.id, h]));
+  for (const hit of hits) {
+    const replacement = hit.supersededBy ? byId.get(hit.supersededBy) : undefined;
+    if (replacement && hit.score >= replacement.score) hit.score = round(replacement.score * 0.99);
+  }
   return hits.sort((a, b) => b.score - a.score).slice(0, options.limit);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
+import { inspectCache, refreshCache } from '../journal/cache.js';
 import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
@@ -60,7 +61,8 @@ export async function updateIndex(journal: Journal, options: UpdateOptions = {})
   let meta = options.rebuild ? null : await readMeta(dir);
   const behind = (m: SearchMeta | null) => m === null || m.tip !== tip;
   if (!behind(meta) && !options.compact) return { meta, dir, added: 0, wantsCompaction: meta !== null && countInDelta(meta) > DELTA_MAX, stale: false };
-  if (options.maxInline !== undefined && meta === null) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
+  // With no index, a hook builds one only for a journal small enough to index within its budget.
+  if (options.maxInline !== undefined && meta === null && (await journalSize(journal)) > options.maxInline) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
 
   const release = await acquireLockFile(join(cortexDir(journal.repo), 'search.lock'), { staleMs: 120_000, waitMs: options.waitMs ?? 60_000 });
   if (!release) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
@@ -84,6 +86,13 @@ export async function updateIndex(journal: Journal, options: UpdateOptions = {})
   } finally {
     await release();
   }
+}
+
+/** Events in the journal, from the read cache (brought up to date incrementally); Infinity when there is none yet. */
+async function journalSize(journal: Journal): Promise<number> {
+  const { state, meta } = await inspectCache(journal.store, journal.cacheDir);
+  if (state === 'absent' || !meta) return Number.POSITIVE_INFINITY;
+  return state === 'fresh' ? meta.total : (await refreshCache(journal.store, journal.cacheDir)).total;
 }
 
 /** The events' contribution to the tables in meta.json and their documents. */

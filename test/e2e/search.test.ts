@@ -1,0 +1,196 @@
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { append } from '../../src/journal/journal.js';
+import { searchMemory } from '../../src/search/search.js';
+import { DELTA_MAX, FREQUENT_CAP } from '../../src/search/segments.js';
+import { readMeta, searchDir } from '../../src/search/store.js';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { makeEvent } from '../helpers/events.js';
+import { journalAt } from '../helpers/journal.js';
+import { git, tempRepo, writeTree } from '../helpers/repo.js';
+
+interface HitJson {
+  id: string;
+  type: string;
+  content: string;
+  score: number;
+  ts: string;
+  superseded: boolean;
+  reason: string | null;
+}
+
+const search = (dir: string, query: string, ...args: string[]) => cortexJson<HitJson[]>(dir, ['search', query, ...args]);
+const remember = (dir: string, text: string, ...args: string[]) => {
+  const result = cortex(dir, ['remember', text, ...args, '--json']);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout) as { id: string };
+};
+const newRepo = () => {
+  const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+  cortex(dir, ['init', '--no-claude', '--no-git']);
+  return dir;
+};
+
+const FILLER = 'service cache request config deploy worker queue retry schema test build handler'.split(' ');
+
+/** Events whose content mixes common words with one distinctive token each. */
+function corpus(n: number, seed: number) {
+  return Array.from({ length: n }, (_, i) => {
+    const words = Array.from({ length: 8 }, (_, k) => FILLER[(i * 7 + k * 5 + seed) % FILLER.length]);
+    const token = `zq${seed}x${i.toString(36)}`;
+    words.splice(i % 8, 0, token);
+    return { token, event: makeEvent({ type: ['decision', 'learned', 'rejected', 'modified'][i % 4], content: `${words.join(' ')} service`, meta: i % 4 === 3 ? { path: `src/mod${i}.ts` } : {} }) };
+  });
+}
+
+describe('cortex search', () => {
+  it('finds a memory by a word it contains, by a stemmed form and by a synonym; --json gives the contract fields', () => {
+    const dir = newRepo();
+    const { id } = remember(dir, 'Cache invoice totals in Redis for the dashboard', '-t', 'decision', '--why', 'the totals query took 2 s');
+    remember(dir, 'Webhook retries use exponential backoff', '-t', 'learned');
+    for (const query of ['invoice', 'caching invoices', 'dashboard totals']) expect(search(dir, query).map((h) => h.id)).toContain(id);
+    const [hit] = search(dir, 'redis');
+    expect(hit).toMatchObject({ id, type: 'decision_made', content: 'Cache invoice totals in Redis for the dashboard', reason: 'the totals query took 2 s' });
+    expect(typeof hit?.score).toBe('number');
+    expect(hit?.ts).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(search(dir, 'kubernetes')).toEqual([]);
+    expect(search(dir, 'key value store').map((h) => h.id)).toContain(id); // a general term for what Redis is
+  });
+
+  it('filters by type, date and limit, and explains bad input in one line without losing anything', () => {
+    const dir = newRepo();
+    remember(dir, 'Rejected GraphQL for the public API', '-t', 'rejected', '--why', 'clients want plain REST');
+    remember(dir, 'The public API is REST with OpenAPI', '-t', 'decision');
+    expect(search(dir, 'public api', '--type', 'rejected').map((h) => h.type)).toEqual(['approach_rejected']);
+    expect(search(dir, 'public api', '--limit', '1')).toHaveLength(1);
+    expect(search(dir, 'public api', '--since', '2999-01-01')).toEqual([]);
+    const bad = cortex(dir, ['search', 'api', '--type', 'nonsense']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(cortex(dir, ['search', 'api', '--since', 'someday']).stderr).toMatch(/not a date/);
+    expect(search(dir, 'public api')).toHaveLength(2);
+  });
+
+  it('never finds a retracted memory, finds an amendment instead of what it amends, and marks superseded decisions', () => {
+    const dir = newRepo();
+    const gone = remember(dir, 'Store uploads on the local disk under /var/uploads', '-t', 'decision');
+    expect(search(dir, 'uploads disk').map((h) => h.id)).toContain(gone.id);
+    expect(cortex(dir, ['forget', gone.id]).code).toBe(0);
+    expect(search(dir, 'uploads disk').map((h) => h.id)).not.toContain(gone.id);
+    expect(search(dir, '/var/uploads')).toEqual([]);
+
+    const old = remember(dir, 'Deploy with Heroku pipelines', '-t', 'decision');
+    const replacement = remember(dir, 'Deploy with Fly.io machines', '-t', 'decision', '--supersedes', old.id);
+    const hits = search(dir, 'deploy');
+    expect(hits[0]?.id).toBe(replacement.id);
+    expect(hits.find((h) => h.id === old.id)?.superseded).toBe(true);
+  });
+
+  it('every event is found by a distinctive word of it, across the bulk shards, a frequent capped term and the delta', async () => {
+    const dir = newRepo();
+    const journal = await journalAt(dir);
+    const bulk = corpus(DELTA_MAX + 300, 1); // more than the delta holds: a rebuild puts these in term shards
+    await append(journal, bulk.map((c) => c.event));
+    const first = await searchMemory(journal, { query: bulk[0]?.token ?? '' });
+    expect(first.hits[0]?.content).toContain(bulk[0]?.token);
+    const meta = await readMeta(searchDir(join(dir, '.git', 'cortex')));
+    expect(meta?.bulk?.count).toBe(bulk.length);
+    expect(Object.keys(meta?.bulk?.frequent ?? {})).toContain('servic'); // in every document: its own capped shard
+    expect(bulk.length).toBeGreaterThan(FREQUENT_CAP);
+
+    const later = corpus(60, 2);
+    await append(journal, later.map((c) => c.event));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...bulk, ...later), async ({ token, event }) => {
+        const { hits } = await searchMemory(journal, { query: token, limit: 3 });
+        expect(hits[0]?.id).toBe(event.id);
+      }),
+      { numRuns: 150 },
+    );
+    const after = await readMeta(searchDir(join(dir, '.git', 'cortex')));
+    expect(after?.bulk?.gen).toBe(meta?.bulk?.gen); // the append went to the delta, not a rebuild
+    expect((await searchMemory(journal, { query: 'service', limit: 50 })).hits).toHaveLength(50);
+  });
+
+  it('loses nothing when .git/cortex is deleted or damaged: the next search rebuilds and answers the same', () => {
+    const dir = newRepo();
+    for (const text of ['Postgres advisory locks guard the job queue', 'Job retries back off exponentially', 'Queue workers run in a separate process']) remember(dir, text, '-t', 'learned');
+    const before = search(dir, 'job queue');
+    expect(before.length).toBeGreaterThan(1);
+    rmSync(join(dir, '.git', 'cortex'), { recursive: true, force: true });
+    expect(search(dir, 'job queue').map((h) => [h.id, h.score])).toEqual(before.map((h) => [h.id, h.score]));
+    const index = join(dir, '.git', 'cortex', 'search');
+    writeFileSync(join(index, 'meta.json'), '{ not json');
+    expect(search(dir, 'job queue').map((h) => h.id)).toEqual(before.map((h) => h.id));
+    for (const f of readdirSync(index)) if (f.startsWith('delta-')) rmSync(join(index, f));
+    remember(dir, 'Another job queue memory', '-t', 'learned');
+    expect(search(dir, 'job queue')).toHaveLength(before.length + 1);
+  });
+
+  it('is aligned with the branch: a feature branch\'s memory shows on main once merged; --all shows it anywhere', () => {
+    const dir = newRepo();
+    const main = git(dir, 'symbolic-ref', '--short', 'HEAD').trim();
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeTree(dir, { 'feature.txt': 'x\n' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'feature work');
+    const { id } = remember(dir, 'Feature flags are read from LaunchDarkly', '-t', 'decision');
+    writeTree(dir, { 'feature.txt': 'y\n' });
+    git(dir, 'commit', '-qam', 'more feature work');
+    git(dir, 'checkout', '-q', main);
+    expect(search(dir, 'launchdarkly')).toEqual([]);
+    expect(search(dir, 'launchdarkly', '--all').map((h) => h.id)).toEqual([id]);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    expect(search(dir, 'launchdarkly').map((h) => h.id)).toEqual([id]);
+  });
+
+  it('prints a readable result list, and says plainly when nothing matches', () => {
+    const dir = newRepo();
+    remember(dir, 'Rejected MongoDB for billing data', '-t', 'rejected', '--why', 'we need transactions');
+    const text = cortex(dir, ['search', 'mongodb']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/rejected\s+\d{4}-\d\d-\d\d score/);
+    expect(text.stdout).toContain('why: we need transactions');
+    const none = cortex(dir, ['search', 'kubernetes']);
+    expect(none.stdout).toMatch(/^Nothing in memory matches "kubernetes"/);
+    expect(cortex(dir, ['reindex']).stdout).toMatch(/^Indexed 1 memories/);
+  });
+});
+
+describe('anticipatory recall (UserPromptSubmit)', () => {
+  const prompt = (dir: string, text: string, session = 'new-session') =>
+    cortex(dir, ['hook', 'user-prompt-submit'], { input: JSON.stringify({ session_id: session, transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text }) });
+
+  it('puts a rejected approach in front of a prompt that is about to revisit it, and is silent otherwise', () => {
+    const dir = newRepo();
+    remember(dir, 'Redis for session storage', '-t', 'rejected', '--why', 'one more service to operate', '--instead', 'signed cookies');
+    remember(dir, 'Invoices are rendered to PDF with Playwright', '-t', 'decision');
+    for (let i = 0; i < 30; i++) remember(dir, `Unrelated learning number ${i} about the billing cron`, '-t', 'learned');
+
+    const revisit = prompt(dir, 'Can we move user sessions into Redis? Cookies are getting big.');
+    expect(revisit.code).toBe(0);
+    expect(revisit.stdout).toContain('Previously rejected: Redis for session storage — because one more service to operate (chosen instead: signed cookies)');
+    expect(revisit.stdout.length).toBeLessThanOrEqual(2000);
+
+    for (const quiet of ['thanks, looks good', 'please run the tests again', 'rename the variable in the sidebar component']) {
+      const result = prompt(dir, quiet);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('respects cortex.recallBudget (0 turns recall off) and never blocks on a broken index', () => {
+    const dir = newRepo();
+    remember(dir, 'Redis for session storage', '-t', 'rejected');
+    git(dir, 'config', 'cortex.recallBudget', '0');
+    expect(prompt(dir, 'should sessions go to redis?').stdout).toBe('');
+    git(dir, 'config', 'cortex.recallBudget', '2000');
+    expect(prompt(dir, 'should sessions go to redis?').stdout).toContain('Redis for session storage');
+    writeFileSync(join(dir, '.git', 'cortex', 'search', 'meta.json'), 'garbage');
+    const result = prompt(dir, 'should sessions go to redis?');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Redis for session storage'); // rebuilt from the journal
+  });
+});
