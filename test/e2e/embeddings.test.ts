@@ -1,0 +1,81 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cortex, cortexJson } from '../helpers/cli.js';
+import { git, tempDir, tempRepo } from '../helpers/repo.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+/**
+ * The embedding sidecar end to end, offline: a tiny BERT-shaped model is written at test time
+ * (test/helpers/tiny-model.ts) and @huggingface/transformers loads it from cortex.embedPath.
+ */
+interface HitJson {
+  id: string;
+  content: string;
+  score: number;
+}
+
+const remember = (dir: string, text: string, type = 'learned') => JSON.parse(cortex(dir, ['remember', text, '-t', type, '--json']).stdout) as { id: string };
+
+async function repoWithModel() {
+  const models = tempDir('cortex-models-');
+  const { modelName } = await writeTinyModel(models);
+  const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+  cortex(dir, ['init', '--no-claude', '--no-git']);
+  git(dir, 'config', 'cortex.embedPath', models);
+  git(dir, 'config', 'cortex.embedModel', modelName);
+  return { dir, models, modelName };
+}
+
+describe('cortex embed and hybrid search', () => {
+  it('embeds memories incrementally and fuses vector and keyword rankings', async () => {
+    const { dir } = await repoWithModel();
+    const queue = remember(dir, 'the worker queue retry uses a timeout', 'decision');
+    remember(dir, 'the page button style uses css');
+    cortex(dir, ['remember', 'src/app.ts', '-t', 'modified']);
+    const first = cortexJson<{ embedded: number; rows: number; dims: number }>(dir, ['embed']);
+    expect(first).toMatchObject({ embedded: 2, rows: 3, dims: 32 }); // file activity gets a row but no vector
+
+    const again = cortexJson<{ embedded: number }>(dir, ['embed']);
+    expect(again.embedded).toBe(0); // nothing new
+    remember(dir, 'a third memory about the server cache');
+    expect(cortexJson<{ embedded: number }>(dir, ['embed']).embedded).toBe(1);
+
+    const hybrid = cortexJson<HitJson[]>(dir, ['search', 'worker retry timeout']);
+    expect(hybrid[0]?.id).toBe(queue.id);
+    expect(hybrid[0]?.score).toBeLessThan(1); // a reciprocal-rank-fusion score, not BM25
+    const keyword = cortexJson<HitJson[]>(dir, ['search', 'worker retry timeout', '--keyword']);
+    expect(keyword[0]?.id).toBe(queue.id);
+    expect(keyword[0]?.score).toBeGreaterThan(1);
+  });
+
+  it('carries vectors over a rebuilt index by event id instead of embedding again', async () => {
+    const { dir } = await repoWithModel();
+    remember(dir, 'the worker queue retry uses a timeout', 'decision');
+    remember(dir, 'the page button style uses css');
+    cortexJson(dir, ['embed']);
+    cortex(dir, ['reindex']);
+    const notice = cortex(dir, ['search', 'worker queue']);
+    expect(notice.stderr).toMatch(/run `cortex embed`/);
+    expect(cortexJson<{ embedded: number; reused: number }>(dir, ['embed'])).toMatchObject({ embedded: 0, reused: 2 });
+    expect(cortex(dir, ['search', 'worker queue']).stderr).toBe('');
+  });
+
+  it('without the model, search stays keyword-only and says so once; cortex embed explains what to do', async () => {
+    const { dir, models, modelName } = await repoWithModel();
+    const { id } = remember(dir, 'the worker queue retry uses a timeout', 'decision');
+    cortexJson(dir, ['embed']);
+    rmSync(join(models, modelName), { recursive: true, force: true });
+    const first = cortex(dir, ['search', 'worker queue', '--json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).map((h: HitJson) => h.id)).toEqual([id]);
+    expect(first.stderr).toMatch(/^cortex: no embedding model .* searching by keyword only\n$/);
+    const second = cortex(dir, ['search', 'worker queue', '--json']);
+    expect(second.stderr).toBe('');
+    const embed = cortex(dir, ['embed']);
+    expect(embed.code).toBe(1);
+    expect(embed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(embed.stderr).toMatch(/cortex embed --download|cortex.embedPath/);
+    expect(existsSync(join(dir, '.git', 'cortex', 'vectors', 'vectors.bin'))).toBe(true); // nothing lost
+  });
+});

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cortex, cortexJson } from '../helpers/cli.js';
+import { tempRepo } from '../helpers/repo.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+
+async function connect(dir: string): Promise<Client> {
+  const client = new Client({ name: 'cortex-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: dir, stderr: 'pipe' }));
+  clients.push(client);
+  return client;
+}
+
+const textOf = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+
+const repo = () => {
+  const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+  cortex(dir, ['init', '--no-claude', '--no-git']);
+  cortex(dir, ['remember', 'Use Postgres advisory locks for the job queue', '-t', 'decision', '--why', 'exactly-once without another service']);
+  return dir;
+};
+
+describe('cortex mcp', () => {
+  it('answers a real client\'s tools/list and tools/call with what the CLI would say', async () => {
+    const dir = repo();
+    const client = await connect(dir);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['decisions', 'plan', 'recent', 'remember', 'search', 'status']);
+    expect(tools.find((t) => t.name === 'search')?.inputSchema.required).toEqual(['query']);
+
+    const found = JSON.parse(textOf(await client.callTool({ name: 'search', arguments: { query: 'job queue locking' } }))) as Array<{ content: string }>;
+    expect(found[0]?.content).toBe('Use Postgres advisory locks for the job queue');
+    expect(JSON.parse(textOf(await client.callTool({ name: 'decisions', arguments: {} })))).toEqual(cortexJson(dir, ['decisions']));
+
+    const stored = JSON.parse(textOf(await client.callTool({ name: 'remember', arguments: { text: 'Retries back off exponentially, capped at 5 minutes', type: 'learned' } }))) as { id: string };
+    const again = JSON.parse(textOf(await client.callTool({ name: 'search', arguments: { query: 'backoff cap' } }))) as Array<{ id: string }>;
+    expect(again.map((h) => h.id)).toContain(stored.id);
+    const recent = JSON.parse(textOf(await client.callTool({ name: 'recent', arguments: { limit: 1 } }))) as Array<{ id: string }>;
+    expect(recent.map((e) => e.id)).toEqual([stored.id]);
+    expect(JSON.parse(textOf(await client.callTool({ name: 'status', arguments: {} })))).toMatchObject({ initialized: true, events: 2 });
+    expect(textOf(await client.callTool({ name: 'plan', arguments: {} }))).toBe('null');
+  });
+
+  it('turns bad arguments into a tool error and malformed requests into protocol errors, and keeps serving', async () => {
+    const dir = repo();
+    const client = await connect(dir);
+    const bad = await client.callTool({ name: 'search', arguments: { query: 42 } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/query/);
+    const usage = await client.callTool({ name: 'search', arguments: { query: 'x', type: ['nonsense'] } });
+    expect(usage.isError).toBe(true);
+    expect(textOf(usage)).toMatch(/unknown type "nonsense"/);
+
+    // Raw JSON-RPC: a call without a tool name, an unknown method and a line that is not JSON.
+    const server = spawn(process.execPath, [CLI, 'mcp'], { cwd: dir });
+    const replies: Array<{ id?: number; error?: { code: number }; result?: unknown }> = [];
+    let buffer = '';
+    server.stdout.on('data', (d) => {
+      buffer += d;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        replies.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    const send = (msg: unknown) => server.stdin.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: {} });
+    send({ jsonrpc: '2.0', id: 3, method: 'no/such/method', params: {} });
+    send('{ this is not json');
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} });
+    const deadline = Date.now() + 10_000;
+    while (!replies.some((r) => r.id === 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    server.kill();
+    expect([-32602, -32603]).toContain(replies.find((r) => r.id === 2)?.error?.code); // invalid params (the SDK reports it as -32603)
+    expect(replies.find((r) => r.id === 3)?.error?.code).toBe(-32601);
+    expect(replies.find((r) => r.id === 4)?.result).toBeDefined(); // still serving
+  });
+
+  it('cortex init --mcp registers the server in .mcp.json beside the user\'s own, once; uninstall removes only it', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n', '.mcp.json': JSON.stringify({ mcpServers: { other: { command: 'other-server' } } }) } });
+    expect(cortex(dir, ['init', '--no-git', '--mcp']).code).toBe(0);
+    const first = readFileSync(join(dir, '.mcp.json'), 'utf8');
+    expect(JSON.parse(first).mcpServers).toEqual({ other: { command: 'other-server' }, cortex: { type: 'stdio', command: 'cortex', args: ['mcp'] } });
+    cortex(dir, ['init', '--no-git', '--mcp']);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe(first);
+    cortex(dir, ['uninstall']);
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { other: { command: 'other-server' } } });
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(true);
+  });
+});
