@@ -66,6 +66,30 @@ export function evaluateRetrieval(set: string, options: { env?: NodeJS.ProcessEn
   }
 }
 
+/** Keyword-only and hybrid figures on both sets (hybrid: the model in BENCH_EMBED_PATH, else the tiny test model). */
+export async function benchRetrieval() {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  let path = process.env.BENCH_EMBED_PATH;
+  let model = process.env.BENCH_EMBED_MODEL ?? 'Xenova/all-MiniLM-L6-v2';
+  let note = `hybrid uses ${model} from ${path}`;
+  if (!path) {
+    const { writeTinyModel } = await import('../test/helpers/tiny-model.js');
+    path = mkdtempSync(join(tmpdir(), 'cortex-bench-model-'));
+    model = (await writeTinyModel(path)).modelName;
+    note = 'all-MiniLM-L6-v2 cannot be downloaded on this machine: hybrid ran on the tiny test model (random word vectors), so its figures measure the plumbing, not the quality; set BENCH_EMBED_PATH to a side-loaded copy for real ones';
+  }
+  const embed = (dir: string) => {
+    execFileSync('git', ['config', 'cortex.embedPath', path as string], { cwd: dir });
+    execFileSync('git', ['config', 'cortex.embedModel', model], { cwd: dir });
+    execFileSync(process.execPath, [CLI, 'embed', '--json'], { cwd: dir, stdio: 'ignore' });
+  };
+  const out: Record<string, unknown> = { note };
+  for (const set of ['dev', 'test']) out[set] = { keyword: evaluateRetrieval(set), hybrid: evaluateRetrieval(set, { setup: embed }) };
+  return out;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const set of process.argv.slice(2).length ? process.argv.slice(2) : ['dev']) process.stdout.write(`${set}: ${JSON.stringify(evaluateRetrieval(set, { misses: true }))}\n`);
 }

@@ -6,6 +6,9 @@
  *   BENCH_PROJECTIONS_EVENTS journal size behind the SessionStart scenario (default 100000)
  *   BENCH_CAPTURE_JOURNAL    journal size behind the capture scenario (default 10000)
  *   BENCH_SEARCH_EVENTS      journal size behind the search scenario (default 100000)
+ *   BENCH_EMBED_PATH, BENCH_EMBED_MODEL  a local embedding model for the hybrid retrieval figures
+ *                            (e.g. a side-loaded Xenova/all-MiniLM-L6-v2); without them the
+ *                            hybrid path runs on the tiny test model, which says nothing of quality
  */
 import { cpus } from 'node:os';
 import { benchCapture } from './capture.js';
@@ -13,6 +16,7 @@ import { benchJournal } from './journal.js';
 import { benchGitHooks, benchMergeDriver, benchSync } from './git-native.js';
 import { benchMergeConflicts, benchSessionStart } from './projections.js';
 import { benchSearch } from './search.js';
+import { benchRetrieval } from './retrieval-eval.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const only = process.env.BENCH_ONLY?.split(',');
@@ -56,7 +60,10 @@ if (wanted('git')) {
 
 if (wanted('search')) {
   process.stderr.write('bench: search (CLI, in-process queries, UserPromptSubmit recall, incremental index updates)…\n');
-  report.search = await benchSearch(Number(process.env.BENCH_SEARCH_EVENTS ?? 100_000));
+  report.search = {
+    budgets: await benchSearch(Number(process.env.BENCH_SEARCH_EVENTS ?? 100_000)),
+    retrieval: await benchRetrieval(),
+  };
 }
 
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,4 +1,4 @@
-// The build: type check, then two esbuild bundles into dist/.
+// The build: type check, then two esbuild bundles into dist/, and the search lexicon.
 // - the CLI (and the demo), split into lazily loaded chunks so each command loads only its code;
 // - the hook entry, bundled apart: hooks run on every prompt and stop and load the fewest files.
 import { execFileSync } from 'node:child_process';
@@ -24,5 +24,6 @@ const shared = {
 };
 
 await build({ ...shared, entryPoints: ['src/cli.ts', 'src/demo/demo.ts'], chunkNames: '[name]-[hash]' });
+execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/write-lexicon.ts'], { stdio: 'inherit' });
 // isomorphic-git (only for packed objects) stays in node_modules rather than in the hook's files.
 await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git', '@huggingface/transformers'] });

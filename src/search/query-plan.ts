@@ -1,6 +1,7 @@
 import type { EventType } from '../events/types.js';
 import { analyze } from './analyze.js';
-import { VOCABULARY, type Vocabulary } from './vocabulary-data.js';
+import { readFileSync } from 'node:fs';
+import type { Vocabulary } from './vocabulary-data.js';
 
 /**
  * A query as the engine runs it. Each word the user typed is a *concept*; a concept matches
@@ -29,6 +30,8 @@ export interface QueryPlan {
 
 const EQUIVALENT_BOOST = 0.9;
 const NARROWER_BOOST = 0.6;
+const MAX_EQUIVALENTS = 6;
+const MAX_NARROWER = 10;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
   decision: ['decision_made'],
@@ -41,7 +44,7 @@ export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
 };
 
 /** The vocabulary with every word analysed the way documents are, built once per process. */
-interface Lexicon {
+export interface Lexicon {
   /** term → the terms equivalent to it (itself excluded). */
   equivalents: Map<string, string[]>;
   /** term → narrower terms. */
@@ -100,7 +103,32 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
   return { equivalents: freeze(equivalents), narrower: freeze(narrower), phrases, intents };
 }
 
-const lexiconOf = (): Lexicon => (lexicon ??= buildLexicon(VOCABULARY));
+/**
+ * Analysing the whole vocabulary takes ~60 ms, too much for a hook, so the build does it once and
+ * ships the result as dist/lexicon.json (scripts/write-lexicon.ts). Running from source (tests),
+ * the lexicon is built here instead.
+ */
+export async function loadLexicon(): Promise<Lexicon> {
+  if (lexicon) return lexicon;
+  try {
+    lexicon = lexiconFromJson(readFileSync(new URL('./lexicon.json', import.meta.url), 'utf8'));
+  } catch {
+    lexicon = buildLexicon((await import('./vocabulary-data.js')).VOCABULARY);
+  }
+  return lexicon;
+}
+
+export const lexiconToJson = (lex: Lexicon): string => JSON.stringify({ equivalents: [...lex.equivalents], narrower: [...lex.narrower], phrases: [...lex.phrases], intents: lex.intents });
+
+function lexiconFromJson(text: string): Lexicon {
+  const raw = JSON.parse(text) as { equivalents: Array<[string, string[]]>; narrower: Array<[string, string[]]>; phrases: string[]; intents: Lexicon['intents'] };
+  return { equivalents: new Map(raw.equivalents), narrower: new Map(raw.narrower), phrases: new Set(raw.phrases), intents: raw.intents };
+}
+
+const lexiconOf = (): Lexicon => {
+  if (!lexicon) throw new Error('planQuery before loadLexicon()');
+  return lexicon;
+};
 
 export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
@@ -123,10 +151,13 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
     if (existing && existing.boost >= boost) return;
     byTerm.set(term, { term, boost, concept, prefix: original && term.length >= 4 && /^\p{L}+$/u.test(term), fuzzy: original && term.length >= 6 && /^\p{L}+$/u.test(term) });
   };
+  // Each expansion is one more term to look up (and at scale one more shard to load): a word
+  // brings at most a handful of each kind, in the vocabulary's order (most common first).
   const expand = (key: string, concept: number) => {
-    const equivalents = lex.equivalents.get(key) ?? [];
+    const equivalents = (lex.equivalents.get(key) ?? []).slice(0, MAX_EQUIVALENTS);
     for (const t of equivalents) put(t, EQUIVALENT_BOOST, concept, false);
-    for (const k of [key, ...equivalents]) for (const t of lex.narrower.get(k) ?? []) put(t, NARROWER_BOOST, concept, false);
+    const narrower = [key, ...equivalents].flatMap((k) => lex.narrower.get(k) ?? []);
+    for (const t of [...new Set(narrower)].slice(0, MAX_NARROWER)) put(t, NARROWER_BOOST, concept, false);
   };
 
   // Phrases first ("rate limit", "sign in"), then the words they did not cover.

@@ -10,7 +10,7 @@ import { readSettings } from '../workspace/settings.js';
 import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
-import { planQuery, type QueryPlan } from './query-plan.js';
+import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
 import { readAttrs, readDelta, readDocs, readShard, type AttrTable, type SearchMeta } from './store.js';
 import { deltaName, updateIndex, type UpdateOptions } from './update.js';
@@ -96,6 +96,7 @@ export interface SearchOptions {
 }
 
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
+  await loadLexicon();
   const plan = planQuery(request.query);
   let update = await updateIndex(journal, options.update);
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });

@@ -1,12 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze, analyzeWords } from '../../src/search/analyze.js';
 import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
-import { planQuery } from '../../src/search/query-plan.js';
+import { loadLexicon, planQuery } from '../../src/search/query-plan.js';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { cappedTermFactor, FREQUENT_CAP, shardCountFor, shardOf } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
+
+beforeAll(async () => {
+  await loadLexicon();
+});
 
 describe('analysis', () => {
   it('stems, lowercases and drops stopwords, so "caching" finds "cached"', () => {
