@@ -91,6 +91,10 @@ try {
   show('where the plan stands', ['plan']);
   show('the briefing the next session starts from (what SessionStart prints)', ['briefing']);
   show('the history of memory, like git log', ['log', '--oneline', '-n', '8']);
+  show('search memory in plain words (stemming, synonyms, aligned with this branch)', ['search', 'why not hash the url for slugs']);
+  const prompt = 'Could we just hash each link to make the short code?';
+  const recalled = run(['hook', 'user-prompt-submit'], { input: JSON.stringify({ session_id: 'next-session', transcript_path: join(transcripts, 'next.jsonl'), cwd: dir, hook_event_name: 'UserPromptSubmit', prompt }) });
+  process.stdout.write(`\n${bold('UserPromptSubmit')}   ${dim(`a new session's prompt: "${prompt}"; what the hook adds to Claude's context:`)}\n${recalled || dim('(nothing)\n')}`);
   show('regenerate the tracked files for this HEAD', ['projections', '--write']);
   process.stdout.write(`\n${bold('.cortex/active-plan.md')} ${dim('(tracked, reviewable in pull requests)')}\n${readFileSync(join(dir, '.cortex', 'active-plan.md'), 'utf8')}`);
   process.stdout.write(`\nMemory lives on the branch cortex/journal; your work tree only gains .cortex/ and .claude/.\n`);
