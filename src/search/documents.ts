@@ -64,15 +64,7 @@ export const isIndexed = (e: CortexEvent): boolean => TYPE_CODE.has(e.type) && e
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
 
 /** The stored record a result is shown from. Short keys: a journal of 100K events keeps them all. */
-export interface StoredDoc {
-  id: string;
-  type: EventType;
-  content: string;
-  ts: string;
-  session: string;
-  author: string;
-  branch: string | null;
-  commit: string | null;
+export interface StoredDoc extends Pick<CortexEvent, 'id' | 'type' | 'content' | 'ts' | 'session' | 'author' | 'branch' | 'commit'> {
   reason?: string;
   alternative?: string;
   files?: string[];
