@@ -48,9 +48,10 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
       const prompt = str(payload.prompt);
       if (!prompt) return { summary: 'empty prompt' };
       // Most prompts hold no tag and no stated preference: capture nothing, fast.
-      const captured = MEMORY_HINT.test(prompt) ? await captureSession(await journal(), { session, extraLines: [userLine(prompt, session)] }) : null;
+      const opened = await journal();
+      const captured = MEMORY_HINT.test(prompt) ? await captureSession(opened, { session, extraLines: [userLine(prompt, session)] }) : null;
       const { recallForPrompt } = await import('./recall-prompt.js');
-      const recall = await recallForPrompt(await journal(), prompt, session);
+      const recall = await recallForPrompt(opened, prompt, session);
       return { summary: `${captured ? `stored ${captured.stored}; ` : ''}${recall.summary}`, context: recall.context };
     }
     case 'PostToolUse': {

@@ -20,11 +20,11 @@ export async function recallForPrompt(journal: Journal, prompt: string, session:
   if (settings.recallBudget === 0) return { summary: 'recall is off (cortex.recallBudget 0)' };
   const types = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['types'];
   const update = { maxInline: INLINE_EVENTS, waitMs: 100 };
-  const { stale } = await updateIndex(journal, update);
-  if (stale && !startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) })) {
-    await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
+  let index = await updateIndex(journal, update);
+  if (index.stale && !startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) })) {
+    index = await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
   }
-  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { update, vectors: false });
+  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { index, vectors: false });
   const picked = selectRecall(outcome, session);
   const context = renderRecall(picked, settings.recallBudget);
   const note = outcome.stale ? ' (index catching up in the background)' : '';

@@ -13,7 +13,7 @@ import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
 import { readAttrs, readDelta, readDocs, readShard, type AttrTable, type SearchMeta } from './store.js';
-import { deltaName, updateIndex, type UpdateOptions } from './update.js';
+import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
 
 /**
  * `cortex search`, recall and the MCP server all come here: bring the index to the journal's
@@ -58,24 +58,39 @@ export interface SearchOutcome {
 const INTENT_BOOST = 1.8;
 const SUPERSEDED_FACTOR = 0.5;
 
-/** Loaded segments, kept for the life of the process (the MCP server answers many queries). */
-const loaded = new Map<string, Promise<MiniSearch<IndexedDoc> | null>>();
+/**
+ * Loaded segments, kept for the life of the process (the MCP server answers many queries): the
+ * shards of the current bulk generation and the latest delta of each index. A new generation or
+ * a grown delta replaces what it supersedes, so a long-lived server does not accumulate them.
+ */
+interface LoadedIndex {
+  gen: number;
+  shards: Map<string, Promise<MiniSearch<IndexedDoc> | null>>;
+  delta?: { count: number; segment: Promise<MiniSearch<IndexedDoc> | null> };
+}
+const loaded = new Map<string, LoadedIndex>();
+
+const parse = (read: Promise<string | null>) => read.then((json) => (json === null ? null : loadSegment(json)));
 
 function segmentsOf(dir: string, meta: SearchMeta): Segments {
   const bulk = meta.bulk;
-  const cached = (key: string, read: () => Promise<string | null>) => {
-    let p = loaded.get(key);
-    if (!p) {
-      p = read().then((json) => (json === null ? null : loadSegment(json)));
-      loaded.set(key, p);
-    }
-    return p;
-  };
+  const gen = bulk?.gen ?? 0;
+  let index = loaded.get(dir);
+  if (!index || index.gen !== gen) loaded.set(dir, (index = { gen, shards: new Map() }));
+  const current = index;
   return {
     bulk: bulk && { shards: bulk.shards, frequent: new Map(Object.entries(bulk.frequent)), documentCount: bulk.count },
-    shard: (key) => (bulk ? cached(`${dir}#${bulk.gen}#${key}`, () => readShard(dir, bulk.gen, key)) : Promise.resolve(null)),
-    // The delta changes with every append: keyed by how many documents it covers.
-    delta: () => cached(`${dir}#${deltaName(meta)}#${meta.count}`, () => readDelta(dir, deltaName(meta))),
+    shard: (key) => {
+      if (!bulk) return Promise.resolve(null);
+      let segment = current.shards.get(key);
+      if (!segment) current.shards.set(key, (segment = parse(readShard(dir, bulk.gen, key))));
+      return segment;
+    },
+    // The delta changes with every append: reloaded when it covers more documents.
+    delta: () => {
+      if (current.delta?.count !== meta.count) current.delta = { count: meta.count, segment: parse(readDelta(dir, deltaName(meta))) };
+      return current.delta.segment;
+    },
   };
 }
 
@@ -89,6 +104,8 @@ async function attrsOf(dir: string, count: number): Promise<AttrTable | null> {
 
 export interface SearchOptions {
   update?: UpdateOptions;
+  /** The index as the caller just brought it up to date (saves reading it twice). */
+  index?: UpdateResult;
   /** Fuse with vector similarity when `cortex embed` has made vectors (default true; recall passes false). */
   vectors?: boolean;
   /** The view to align with; read from git when absent. */
@@ -98,7 +115,7 @@ export interface SearchOptions {
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
   await loadLexicon();
   const plan = planQuery(request.query);
-  let update = await updateIndex(journal, options.update);
+  let update = options.index ?? (await updateIndex(journal, options.update));
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));

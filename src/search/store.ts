@@ -56,15 +56,20 @@ export const searchDir = (cortexDir: string): string => join(cortexDir, 'search'
 const file = (dir: string, name: string): string => join(dir, name);
 export const bulkDir = (dir: string, gen: number): string => join(dir, `bulk-${gen}`);
 
+/** meta.json, or null when it is missing, unreadable, of another format, or describes more than the files hold (then the index is rebuilt). */
 export async function readMeta(dir: string): Promise<SearchMeta | null> {
   const text = await readFile(file(dir, 'meta.json'), 'utf8').catch(() => null);
   if (text === null) return null;
+  let meta: SearchMeta;
   try {
-    const meta = JSON.parse(text) as SearchMeta;
-    return meta.format === INDEX_FORMAT ? meta : null;
+    meta = JSON.parse(text) as SearchMeta;
   } catch {
     return null;
   }
+  if (meta.format !== INDEX_FORMAT) return null;
+  const [attrs, docs] = await Promise.all([stat(file(dir, 'attrs.bin')).catch(() => null), stat(file(dir, 'docs.jsonl')).catch(() => null)]);
+  const intact = meta.count === 0 || ((attrs?.size ?? 0) >= meta.count * ATTR_BYTES && (docs?.size ?? 0) >= meta.docsBytes);
+  return intact ? meta : null;
 }
 
 export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {

@@ -1,8 +1,8 @@
 import { cortexDir } from '../../git/repo.js';
 import type { Journal } from '../../journal/journal.js';
 import { EMBEDDED_TYPES, proseOf } from '../documents.js';
-import { readAttrs, readDocs } from '../store.js';
 import { INDEXED_TYPES } from '../documents.js';
+import { readAttrs, readDocs } from '../store.js';
 import { updateIndex } from '../update.js';
 import type { Embedder } from './model.js';
 import { appendVectors, quantize, readVectorIds, readVectorMeta, readVectors, resetVectors, vectorsDir, type VectorMeta } from './vectors.js';
@@ -29,7 +29,7 @@ export async function embedIndex(journal: Journal, model: Embedder, onProgress?:
   }
   if (start === 0) {
     await resetVectors(vdir);
-    vmeta = { model: model.model, dims: model.dims, build: meta.build, count: 0 } satisfies VectorMeta;
+    vmeta = { model: model.model, dims: model.dims, build: meta.build, count: 0, idsBytes: 0 } satisfies VectorMeta;
   }
   let current = vmeta as VectorMeta;
   let embedded = 0;

@@ -8,9 +8,12 @@ import { writeAtomic } from '../store.js';
  * quantisation of a unit vector (384 bytes for all-MiniLM-L6-v2 instead of 1,536 as float32).
  * Rows of documents not worth embedding (file and command activity) are zeros.
  *
- *   meta.json    { model, dims, build, count }
+ *   meta.json    { model, dims, build, count, idsBytes }
  *   vectors.bin  count × dims signed bytes
- *   ids.txt      the event id of each row, so `cortex embed` can carry rows over to a new build
+ *   ids.txt      the event id of each row, a line each, so `cortex embed` can carry rows over to a new build
+ *
+ * Both files are appended to and meta.json is written last, so bytes past what it describes are
+ * a crash's leftovers and are cut before the next append.
  */
 export interface VectorMeta {
   model: string;
@@ -18,13 +21,15 @@ export interface VectorMeta {
   /** The search index build the rows are aligned with. */
   build: string;
   count: number;
+  idsBytes: number;
 }
 
 export const vectorsDir = (cortexDir: string): string => join(cortexDir, 'vectors');
 
 export async function readVectorMeta(dir: string): Promise<VectorMeta | null> {
   try {
-    return JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as VectorMeta;
+    const meta = JSON.parse(await readFile(join(dir, 'meta.json'), 'utf8')) as VectorMeta;
+    return typeof meta.count === 'number' && typeof meta.idsBytes === 'number' ? meta : null;
   } catch {
     return null;
   }
@@ -39,18 +44,16 @@ export function quantize(vector: Float32Array): Int8Array {
 
 export async function appendVectors(dir: string, meta: VectorMeta, rows: ReadonlyArray<{ id: string; vector: Int8Array | null }>): Promise<VectorMeta> {
   await mkdir(dir, { recursive: true });
-  // Bytes past what meta.json describes are a crash's leftovers.
-  for (const [name, size] of [['vectors.bin', meta.count * meta.dims]] as const) {
+  for (const [name, size] of [['vectors.bin', meta.count * meta.dims], ['ids.txt', meta.idsBytes]] as const) {
     const info = await stat(join(dir, name)).catch(() => null);
     if (info && info.size > size) await truncate(join(dir, name), size);
   }
   const buf = Buffer.alloc(rows.length * meta.dims);
   rows.forEach((r, i) => r.vector && buf.set(new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.length), i * meta.dims));
+  const ids = rows.map((r) => `${r.id}\n`).join('');
   await appendFile(join(dir, 'vectors.bin'), buf);
-  const ids = meta.count === 0 ? [] : (await readFile(join(dir, 'ids.txt'), 'utf8')).split('\n').slice(0, meta.count);
-  ids.push(...rows.map((r) => r.id));
-  await writeAtomic(join(dir, 'ids.txt'), ids.join('\n'));
-  const next = { ...meta, count: meta.count + rows.length };
+  await appendFile(join(dir, 'ids.txt'), ids);
+  const next = { ...meta, count: meta.count + rows.length, idsBytes: meta.idsBytes + Buffer.byteLength(ids) };
   await writeAtomic(join(dir, 'meta.json'), JSON.stringify(next));
   return next;
 }
@@ -62,7 +65,8 @@ export async function readVectors(dir: string, meta: VectorMeta): Promise<Int8Ar
 }
 
 export async function readVectorIds(dir: string, meta: VectorMeta): Promise<string[]> {
-  return (await readFile(join(dir, 'ids.txt'), 'utf8').catch(() => '')).split('\n').slice(0, meta.count);
+  const text = (await readFile(join(dir, 'ids.txt')).catch(() => Buffer.alloc(0))).subarray(0, meta.idsBytes).toString('utf8');
+  return text.split('\n').slice(0, meta.count);
 }
 
 export const resetVectors = (dir: string): Promise<void> => rm(dir, { recursive: true, force: true });
