@@ -7,8 +7,6 @@ import { normalizeEvent } from '../src/events/parse-event.js';
 import type { CortexEvent } from '../src/events/types.js';
 import { discoverRepo } from '../src/git/repo.js';
 import { append, openJournal } from '../src/journal/journal.js';
-import { searchMemory } from '../src/search/search.js';
-import { readBranchViewOf } from '../src/workspace/branch-view.js';
 import { updateIndex } from '../src/search/update.js';
 import { benchRepo, CLI } from './fixtures.js';
 import { percentile, round, sample, time } from './stats.js';
@@ -73,6 +71,9 @@ export function searchCorpus(size: number, seed = 7): CortexEvent[] {
 
 const QUERIES = ['postgres advisory lock', 'why not redis for sessions', 'webhook retry backoff', 'timezone bug', 'kafka consumer offset', 'upload thumbnail resize', 'jwt oauth token refresh', 'rate limit'];
 
+const RESIDENT = new URL('./resident-queries.ts', import.meta.url).pathname;
+const PROJECT = new URL('..', import.meta.url).pathname; // where tsx resolves
+
 export async function benchSearch(size: number) {
   const dir = benchRepo();
   try {
@@ -90,14 +91,10 @@ export async function benchSearch(size: number) {
     let q = 0;
     const searchCli = await sample(16, () => cli(QUERIES[q++ % QUERIES.length] as string));
 
-    // In process: the first query of a process loads the shards it needs (reported as `first`);
-    // a resident caller (the MCP server) then answers from memory (p50, p95).
-    const firstQuery = (await time(() => searchMemory(journal, { query: 'consumer offset retry' }))).ms;
-    // A resident caller (the MCP server) reads the branch view once per HEAD, not per query.
-    const view = await readBranchViewOf(journal.repo, [{ branch: 'main', commit: null }], new Map());
-    for (const query of QUERIES) await searchMemory(journal, { query }, { view }); // load their shards
-    const warm: number[] = [];
-    for (let r = 0; r < 5; r++) for (const query of QUERIES) warm.push((await time(() => searchMemory(journal, { query }, { view }))).ms);
+    // In process: a resident searcher (as the MCP server is) in a process of its own.
+    const resident = spawnSync(process.execPath, ['--import', 'tsx', RESIDENT, dir, '10', ...QUERIES], { cwd: PROJECT, encoding: 'utf8' });
+    if (resident.status !== 0) throw new Error(`resident queries failed: ${resident.stderr}`);
+    const queryInProcess = JSON.parse(resident.stdout) as { first: number; p50: number; p95: number; runs: number };
 
     const prompt = (text: string) => {
       const payload = JSON.stringify({ session_id: 'bench', transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text });
@@ -117,7 +114,7 @@ export async function benchSearch(size: number) {
       events: size,
       reindexMs: round(reindex.ms),
       searchCliMs: searchCli,
-      queryInProcessMs: { first: round(firstQuery), p50: percentile(warm, 50), p95: percentile(warm, 95), runs: warm.length },
+      queryInProcessMs: queryInProcess,
       userPromptSubmitMs: userPromptSubmit,
       incrementalUpdateAfter50Ms: { p50: percentile(incremental, 50), p95: percentile(incremental, 95), runs: incremental.length },
     };

@@ -17,24 +17,27 @@ export interface Segments {
 export interface Candidate {
   o: number;
   score: number;
-  concepts: Set<number>;
-  /** The document's terms that matched (after prefix and fuzzy expansion), for highlighting. */
-  matched: Set<string>;
+  /** Which query concepts it matched (a few small numbers: an array allocates far less than a Set). */
+  concepts: number[];
+  /** The document's terms that matched (after prefix and fuzzy expansion), for highlighting; may repeat. */
+  matched: string[];
 }
 
 /** `weigh(o)` multiplies a document's score; 0 leaves it out (wrong branch, type or date). */
 export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: number) => number): Promise<Candidate[]> {
   if (plan.terms.length === 0) return [];
-  // Which shard files the terms need: a term's hash shard, and for a frequent term its own shard
-  // too (its prefix and fuzzy relatives still live in the hash shard).
+  // Which shard files the terms need: a term's hash shard, or for a frequent term only its own
+  // capped shard. A frequent word's prefix and fuzzy relatives (every path and identifier that
+  // starts with "postgres") would bring back, uncapped, the thousands of documents the cap leaves
+  // out, and a word common enough to be frequent was not mistyped.
   const byKey = new Map<string, QueryTerm[]>();
   const route = (key: string, t: QueryTerm) => byKey.set(key, [...(byKey.get(key) ?? []), t]);
   const bulk = segments.bulk;
   if (bulk) {
     for (const t of plan.terms) {
       const frequent = bulk.frequent.get(t.term);
-      if (frequent === undefined || t.prefix || t.fuzzy) route(hashKeyOf(t.term, bulk), t);
-      if (frequent !== undefined) route(frequentKey(t.term), { ...t, boost: t.boost * cappedTermFactor(frequent, bulk.documentCount) });
+      if (frequent === undefined) route(hashKeyOf(t.term, bulk), t);
+      else route(frequentKey(t.term), { ...t, boost: t.boost * cappedTermFactor(frequent, bulk.documentCount) });
     }
   }
   const acc = new Map<number, Candidate>();
@@ -44,7 +47,7 @@ export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: n
   for (const { segment, terms } of await Promise.all(jobs)) if (segment) searchSegment(segment, terms, weigh, acc);
 
   const out = [...acc.values()];
-  for (const c of out) c.score *= Math.max(1, c.concepts.size);
+  for (const c of out) c.score *= Math.max(1, c.concepts.length);
   return out.sort((a, b) => b.score - a.score || a.o - b.o);
 }
 
@@ -65,12 +68,13 @@ function searchSegment(segment: MiniSearch<IndexedDoc>, terms: readonly QueryTer
     const o = r.id as number;
     const raw = r.score / Math.max(1, r.queryTerms.length);
     let c = acc.get(o);
-    if (!c) acc.set(o, (c = { o, score: 0, concepts: new Set(), matched: new Set() }));
+    // The first segment's arrays are taken as they are; only a document found in several is merged.
+    if (!c) acc.set(o, (c = { o, score: 0, concepts: [], matched: r.terms }));
+    else c.matched = c.matched.concat(r.terms);
     c.score += raw;
     for (const q of r.queryTerms) {
       const concept = info.get(q)?.concept ?? -1;
-      if (concept >= 0) c.concepts.add(concept);
+      if (concept >= 0 && !c.concepts.includes(concept)) c.concepts.push(concept);
     }
-    for (const t of r.terms) c.matched.add(t);
   }
 }

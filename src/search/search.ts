@@ -176,7 +176,7 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
       const key = `${doc.type}\u0000${normalizeText(doc.content)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched], concepts: [...c.concepts] };
+      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...new Set(c.matched)], concepts: [...c.concepts] };
       const by = options.superseded.get(doc.id);
       if (by !== undefined) {
         hit.superseded = true;

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchEdit, StoredDoc } from './documents.js';
@@ -18,7 +18,7 @@ import type { SearchEdit, StoredDoc } from './documents.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4; // 4: frequent terms capped at 500 (the cap enters their weight)
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -57,8 +57,9 @@ const file = (dir: string, name: string): string => join(dir, name);
 export const bulkDir = (dir: string, gen: number): string => join(dir, `bulk-${gen}`);
 
 /** meta.json, or null when it is missing, unreadable, of another format, or describes more than the files hold (then the index is rebuilt). */
+/** Read synchronously: every search starts here, and a small read beats a thread-pool round trip. */
 export async function readMeta(dir: string): Promise<SearchMeta | null> {
-  const text = await readFile(file(dir, 'meta.json'), 'utf8').catch(() => null);
+  const text = readOrNull(() => readFileSync(file(dir, 'meta.json'), 'utf8'));
   if (text === null) return null;
   let meta: SearchMeta;
   try {
@@ -67,9 +68,18 @@ export async function readMeta(dir: string): Promise<SearchMeta | null> {
     return null;
   }
   if (meta.format !== INDEX_FORMAT) return null;
-  const [attrs, docs] = await Promise.all([stat(file(dir, 'attrs.bin')).catch(() => null), stat(file(dir, 'docs.jsonl')).catch(() => null)]);
+  const attrs = readOrNull(() => statSync(file(dir, 'attrs.bin')));
+  const docs = readOrNull(() => statSync(file(dir, 'docs.jsonl')));
   const intact = meta.count === 0 || ((attrs?.size ?? 0) >= meta.count * ATTR_BYTES && (docs?.size ?? 0) >= meta.docsBytes);
   return intact ? meta : null;
+}
+
+function readOrNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 export async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { EventType } from '../../src/events/types.js';
 import { analyze, analyzeWords } from '../../src/search/analyze.js';
 import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
 import { loadLexicon, planQuery } from '../../src/search/query-plan.js';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
-import { cappedTermFactor, FREQUENT_CAP, shardCountFor, shardOf } from '../../src/search/segments.js';
+import { runQuery, type Segments } from '../../src/search/engine.js';
+import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
 
 beforeAll(async () => {
@@ -62,6 +64,25 @@ describe('shards', () => {
     const factor = cappedTermFactor(30_000, 100_000);
     expect(factor).toBeGreaterThan(0);
     expect(factor).toBeLessThan(1);
+  });
+
+  it('answers a frequent word from its capped shard alone: its prefix relatives do not bring the uncapped thousands back', async () => {
+    // 1,000 documents hold "postgres" (frequent); each path also gives a rare joined form like "postgres12ts".
+    const docs: IndexedDoc[] = Array.from({ length: 1_000 }, (_, o) => ({ o, content: `postgr src postgres${o}ts` }));
+    docs.push({ o: 1_000, content: 'postgresql advisori lock' });
+    const plan = planShards(docs);
+    expect(plan.frequent.has('postgr')).toBe(true);
+    const { files, stats } = buildShards(docs, plan, () => 0);
+    const read: string[] = [];
+    const segments: Segments = {
+      bulk: { ...plan, documentCount: stats.documentCount },
+      shard: async (key) => (read.push(key), files.has(key) ? loadSegment(files.get(key) as string) : null),
+      delta: async () => null,
+    };
+    const query = { terms: [{ term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true }], concepts: ['postgr'], intents: new Set<EventType>() };
+    const found = await runQuery(query, segments, () => 1);
+    expect(read).toEqual([frequentKey('postgr')]);
+    expect(found.length).toBe(FREQUENT_CAP);
   });
 });
 

@@ -65,7 +65,7 @@ export async function fuseWithVectors(
   );
   return {
     used: true,
-    candidates: fused.map(({ o, score }) => ({ o, score, concepts: byOrdinal.get(o)?.concepts ?? new Set(), matched: byOrdinal.get(o)?.matched ?? new Set() })),
+    candidates: fused.map(({ o, score }) => ({ o, score, concepts: byOrdinal.get(o)?.concepts ?? [], matched: byOrdinal.get(o)?.matched ?? [] })),
   };
 }
 
