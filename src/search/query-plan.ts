@@ -31,6 +31,7 @@ export interface QueryPlan {
 const EQUIVALENT_BOOST = 0.9;
 const NARROWER_BOOST = 0.6;
 const MAX_EQUIVALENTS = 6;
+const IDIOM_WORD_BOOST = 0.3;
 const MAX_NARROWER = 10;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
@@ -153,11 +154,12 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
   };
   // Each expansion is one more term to look up (and at scale one more shard to load): a word
   // brings at most a handful of each kind, in the vocabulary's order (most common first).
-  const expand = (key: string, concept: number) => {
+  const expand = (key: string, concept: number): number => {
     const equivalents = (lex.equivalents.get(key) ?? []).slice(0, MAX_EQUIVALENTS);
     for (const t of equivalents) put(t, EQUIVALENT_BOOST, concept, false);
-    const narrower = [key, ...equivalents].flatMap((k) => lex.narrower.get(k) ?? []);
-    for (const t of [...new Set(narrower)].slice(0, MAX_NARROWER)) put(t, NARROWER_BOOST, concept, false);
+    const narrower = [...new Set([key, ...equivalents].flatMap((k) => lex.narrower.get(k) ?? []))].slice(0, MAX_NARROWER);
+    for (const t of narrower) put(t, NARROWER_BOOST, concept, false);
+    return equivalents.length + narrower.length;
   };
 
   // Phrases first ("rate limit", "sign in"), then the words they did not cover.
@@ -169,18 +171,25 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
       const key = words.slice(i, i + len).join(' ');
       if (!lex.phrases.has(key)) continue;
       const concept = concepts.push(key) - 1;
-      for (const s of terms.slice(i, i + len)) for (const t of s.terms) put(t, 1, concept, true);
-      expand(key, concept);
+      const own = terms.slice(i, i + len).flatMap((s) => s.terms);
+      // An idiom whose other words are stopwords ("log in", "up to date", "by hand") does not
+      // mean its one remaining word: it is searched by what it expands to, its word only weakly.
+      const idiom = own.length === 1 && expand(key, concept) > 0;
+      for (const t of own) put(t, idiom ? IDIOM_WORD_BOOST : 1, concept, !idiom);
+      if (!idiom) expand(key, concept);
       for (let k = i; k < i + len; k++) covered.add(k);
       i += len - 1;
       break;
     }
   }
+  // A word is one concept, even when it is an identifier of several parts ("consumption-based",
+  // "getUserName"): matching two of its parts is not matching two things the question asks.
   for (const { i, terms: ts } of terms) {
     if (covered.has(i)) continue;
-    for (const term of ts) {
-      if (byTerm.get(term)?.boost === 1) continue;
-      const concept = concepts.push(term) - 1;
+    const fresh = ts.filter((term) => byTerm.get(term)?.boost !== 1);
+    if (fresh.length === 0) continue;
+    const concept = concepts.push(fresh[fresh.length - 1] as string) - 1;
+    for (const term of fresh) {
       put(term, 1, concept, true);
       expand(term, concept);
     }
