@@ -52,6 +52,8 @@ export interface Lexicon {
   narrower: Map<string, string[]>;
   /** Multi-word entries, as the words a question would contain ("sign in", "rate limit"). */
   phrases: Set<string>;
+  /** The same entries by their analysed terms ("worker died" → "worker di"), so "workers had died" finds it too. */
+  termPhrases: Map<string, string>;
   /** intent phrase (lowercased words) → intent name. */
   intents: Array<{ words: string[]; intent: string }>;
 }
@@ -80,9 +82,14 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
     for (const t of terms) if (t !== key) set.add(t);
     table.set(key, set);
   };
+  const termPhrases = new Map<string, string>();
   const keyOf = (entry: string): string | null => {
     const key = entryKey(entry);
-    if (key && 'phrase' in key) phrases.add(key.phrase);
+    if (key && 'phrase' in key) {
+      phrases.add(key.phrase);
+      const terms = analyze(key.phrase);
+      if (terms.length >= 2 && terms.length <= 3 && !termPhrases.has(terms.join(' '))) termPhrases.set(terms.join(' '), key.phrase);
+    }
     return key && ('term' in key ? key.term : key.phrase);
   };
   const termsOf = (entries: readonly string[]): string[] => entries.map(entryKey).flatMap((k) => (k && 'term' in k ? [k.term] : []));
@@ -101,7 +108,7 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
   for (const [intent, words] of Object.entries(vocabulary.intents)) for (const w of words) intents.push({ words: w.toLowerCase().split(/\s+/), intent });
   intents.sort((a, b) => b.words.length - a.words.length);
   const freeze = (m: Map<string, Set<string>>) => new Map([...m].map(([k, v]) => [k, [...v]]));
-  return { equivalents: freeze(equivalents), narrower: freeze(narrower), phrases, intents };
+  return { equivalents: freeze(equivalents), narrower: freeze(narrower), phrases, termPhrases, intents };
 }
 
 /**
@@ -119,11 +126,12 @@ export async function loadLexicon(): Promise<Lexicon> {
   return lexicon;
 }
 
-export const lexiconToJson = (lex: Lexicon): string => JSON.stringify({ equivalents: [...lex.equivalents], narrower: [...lex.narrower], phrases: [...lex.phrases], intents: lex.intents });
+export const lexiconToJson = (lex: Lexicon): string =>
+  JSON.stringify({ equivalents: [...lex.equivalents], narrower: [...lex.narrower], phrases: [...lex.phrases], termPhrases: [...lex.termPhrases], intents: lex.intents });
 
 function lexiconFromJson(text: string): Lexicon {
-  const raw = JSON.parse(text) as { equivalents: Array<[string, string[]]>; narrower: Array<[string, string[]]>; phrases: string[]; intents: Lexicon['intents'] };
-  return { equivalents: new Map(raw.equivalents), narrower: new Map(raw.narrower), phrases: new Set(raw.phrases), intents: raw.intents };
+  const raw = JSON.parse(text) as { equivalents: Array<[string, string[]]>; narrower: Array<[string, string[]]>; phrases: string[]; termPhrases: Array<[string, string]>; intents: Lexicon['intents'] };
+  return { equivalents: new Map(raw.equivalents), narrower: new Map(raw.narrower), phrases: new Set(raw.phrases), termPhrases: new Map(raw.termPhrases), intents: raw.intents };
 }
 
 const lexiconOf = (): Lexicon => {
@@ -165,20 +173,32 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
   // Phrases first ("rate limit", "sign in"), then the words they did not cover.
   const terms = words.map((w, i) => ({ i, terms: analyze(w) }));
   const covered = new Set<number>();
+  const takePhrase = (key: string, at: readonly number[]) => {
+    const concept = concepts.push(key) - 1;
+    const own = at.flatMap((k) => terms[k]?.terms ?? []);
+    // An idiom whose other words are stopwords ("log in", "up to date", "by hand") does not
+    // mean its one remaining word: it is searched by what it expands to, its word only weakly.
+    const idiom = own.length === 1 && expand(key, concept) > 0;
+    for (const t of own) put(t, idiom ? IDIOM_WORD_BOOST : 1, concept, !idiom);
+    if (!idiom) expand(key, concept);
+    for (const k of at) covered.add(k);
+  };
+  // Phrases as typed first; then by their terms, over the words that carry one ("the workers
+  // had died" holds "worker died").
   for (let i = 0; i < words.length; i++) {
+    const len = [3, 2].find((n) => i + n <= words.length && lex.phrases.has(words.slice(i, i + n).join(' ')));
+    if (len === undefined) continue;
+    takePhrase(words.slice(i, i + len).join(' '), Array.from({ length: len }, (_, k) => i + k));
+    i += len - 1;
+  }
+  const content = terms.filter((w) => w.terms.length === 1 && !covered.has(w.i));
+  for (let j = 0; j < content.length; j++) {
     for (const len of [3, 2]) {
-      if (i + len > words.length) continue;
-      const key = words.slice(i, i + len).join(' ');
-      if (!lex.phrases.has(key)) continue;
-      const concept = concepts.push(key) - 1;
-      const own = terms.slice(i, i + len).flatMap((s) => s.terms);
-      // An idiom whose other words are stopwords ("log in", "up to date", "by hand") does not
-      // mean its one remaining word: it is searched by what it expands to, its word only weakly.
-      const idiom = own.length === 1 && expand(key, concept) > 0;
-      for (const t of own) put(t, idiom ? IDIOM_WORD_BOOST : 1, concept, !idiom);
-      if (!idiom) expand(key, concept);
-      for (let k = i; k < i + len; k++) covered.add(k);
-      i += len - 1;
+      const run = content.slice(j, j + len);
+      const key = run.length === len ? lex.termPhrases.get(run.map((w) => w.terms[0]).join(' ')) : undefined;
+      if (key === undefined || run.some((w) => covered.has(w.i))) continue;
+      takePhrase(key, run.map((w) => w.i));
+      j += len - 1;
       break;
     }
   }
