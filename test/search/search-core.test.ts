@@ -3,7 +3,7 @@ import type { EventType } from '../../src/events/types.js';
 import { analyze, analyzeWords } from '../../src/search/analyze.js';
 import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
-import { loadLexicon, planQuery } from '../../src/search/query-plan.js';
+import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-plan.js';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
@@ -49,6 +49,25 @@ describe('query plans', () => {
   it('recognises multi-word phrases as one concept', () => {
     const plan = planQuery('rate limit on sign in');
     expect(plan.concepts).toContain('rate limit');
+  });
+
+  const tiny = buildLexicon({ equivalents: [], broader: { 'worker died': ['sigkill', 'oom'], 'by hand': ['manual', 'clickops'] }, intents: {} });
+  const boosts = (query: string) => new Map(planQuery(query, { lexicon: tiny }).terms.map((t) => [t.term, t.boost]));
+
+  it('finds a phrase by its terms across inflections and stopwords', () => {
+    const plan = planQuery('the workers had died again', { lexicon: tiny });
+    expect(plan.concepts).toContain('worker died');
+    expect(boosts('the workers had died again').has('sigkil')).toBe(true);
+  });
+
+  it('searches an idiom by what it means, not by its one content word', () => {
+    const terms = boosts('who edited the config by hand');
+    expect(terms.get('manual')).toBeGreaterThan(terms.get('hand') ?? 1);
+    expect(terms.get('config')).toBe(1);
+  });
+
+  it('keeps the parts of one identifier in one concept', () => {
+    expect(planQuery('consumption-based fees', { lexicon: tiny }).concepts).toHaveLength(2);
   });
 });
 
