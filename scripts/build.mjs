@@ -25,5 +25,6 @@ const shared = {
 
 await build({ ...shared, entryPoints: ['src/cli.ts', 'src/demo/demo.ts'], chunkNames: '[name]-[hash]' });
 execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/write-lexicon.ts'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/write-thesaurus.ts'], { stdio: 'inherit' });
 // isomorphic-git (only for packed objects) stays in node_modules rather than in the hook's files.
 await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git', '@huggingface/transformers'] });

@@ -32,6 +32,8 @@ const EQUIVALENT_BOOST = 0.9;
 const NARROWER_BOOST = 0.6;
 const MAX_EQUIVALENTS = 6;
 const IDIOM_WORD_BOOST = 0.3;
+const RELATED_BOOST = 0.5;
+const MAX_RELATED = 4;
 const MAX_NARROWER = 10;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
@@ -139,7 +141,16 @@ const lexiconOf = (): Lexicon => {
   return lexicon;
 };
 
-export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): QueryPlan {
+export interface PlanOptions {
+  lexicon?: Lexicon;
+  /**
+   * For a word the vocabulary does not know, terms of the same meaning worth trying (search
+   * passes the thesaurus synonyms the journal actually uses, and only for words it never uses).
+   */
+  related?: (word: string, term: string) => readonly string[];
+}
+
+export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._'’-]*/gu) ?? [];
   // Longest phrase first, each word used once: "why did we *rule out*" is a rejection question
@@ -211,7 +222,8 @@ export function planQuery(text: string, options: { lexicon?: Lexicon } = {}): Qu
     const concept = concepts.push(fresh[fresh.length - 1] as string) - 1;
     for (const term of fresh) {
       put(term, 1, concept, true);
-      expand(term, concept);
+      if (expand(term, concept) > 0 || fresh.length > 1 || !options.related) continue;
+      for (const t of options.related(words[i] as string, term).slice(0, MAX_RELATED)) put(t, RELATED_BOOST, concept, false);
     }
   }
   return { terms: [...byTerm.values()], concepts, intents };

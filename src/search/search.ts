@@ -12,7 +12,8 @@ import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
-import { readAttrs, readDelta, readDocs, readShard, type AttrTable, type SearchMeta } from './store.js';
+import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
+import { synonymsOf } from './thesaurus.js';
 import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
 
 /**
@@ -110,13 +111,21 @@ export interface SearchOptions {
   vectors?: boolean;
   /** The view to align with; read from git when absent. */
   view?: BranchView;
+  /** Try thesaurus synonyms for words the journal never uses (default true; recall passes false). */
+  thesaurus?: boolean;
+}
+
+/** Synonyms the journal uses, for a word it does not: the index's term filter against the thesaurus. */
+function relatedIn(dir: string): ((word: string, term: string) => string[]) | undefined {
+  const filter = readTermFilter(dir);
+  return filter ? (word, term) => (filter.has(term) ? [] : synonymsOf(word).filter((t) => filter.has(t))) : undefined;
 }
 
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
   await loadLexicon();
-  const plan = planQuery(request.query);
   let update = options.index ?? (await updateIndex(journal, options.update));
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
+  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir) });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };

@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchEdit, StoredDoc } from './documents.js';
+import { TermFilter } from './term-filter.js';
 
 /**
  * The search index on disk, under `.git/cortex/search/` (derived: delete it and the next search
@@ -18,7 +19,7 @@ import type { SearchEdit, StoredDoc } from './documents.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 4; // 4: frequent terms capped at 500 (the cap enters their weight)
+export const INDEX_FORMAT = 5; // 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -171,6 +172,12 @@ export async function readAllDocs(dir: string, docsBytes: number): Promise<Store
 
 export const readDelta = (dir: string, name: string): Promise<string | null> => readFile(file(dir, name), 'utf8').catch(() => null);
 export const writeDelta = (dir: string, name: string, json: string): Promise<void> => writeAtomic(file(dir, name), json);
+/** The index's term filter (terms.bloom), or null when missing or damaged. Read synchronously: it is small and every search reads it. */
+export const readTermFilter = (dir: string): TermFilter | null => {
+  const bytes = readOrNull(() => readFileSync(file(dir, 'terms.bloom')));
+  return bytes && TermFilter.from(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+};
+export const writeTermFilter = (dir: string, filter: TermFilter): Promise<void> => writeAtomic(file(dir, 'terms.bloom'), filter.buffer);
 export const readShard = (dir: string, gen: number, key: string): Promise<string | null> => readFile(join(bulkDir(dir, gen), `${key}.json`), 'utf8').catch(() => null);
 
 export async function writeBulk(dir: string, gen: number, files: ReadonlyMap<string, string>): Promise<void> {

@@ -6,7 +6,8 @@ import { inspectCache, refreshCache } from '../journal/cache.js';
 import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
-import { analyseDoc, editOf, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { analyseDoc, editOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadSegment, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
   appendDocs,
@@ -15,11 +16,13 @@ import {
   readAllDocs,
   readDelta,
   readMeta,
+  readTermFilter,
   resetIndex,
   searchDir,
   writeBulk,
   writeDelta,
   writeMeta,
+  writeTermFilter,
   type DocAttrs,
   type SearchMeta,
 } from './store.js';
@@ -134,8 +137,10 @@ async function rebuild(dir: string, events: readonly CortexEvent[], tip: string 
   meta.count = docs.length;
   if (docs.length <= DELTA_MAX) {
     const delta = newDelta();
-    delta.addAll(docs.map((d, o) => indexedDoc(o, analyseDoc(d))));
+    const indexed = docs.map((d, o) => indexedDoc(o, analyseDoc(d)));
+    delta.addAll(indexed);
     await writeDelta(dir, deltaName(meta), JSON.stringify(delta));
+    await writeTermFilter(dir, termFilterOf(indexed));
     await writeMeta(dir, meta);
     onProgress?.(docs.length, docs.length);
     return meta;
@@ -152,12 +157,25 @@ async function appendToIndex(dir: string, before: SearchMeta, events: readonly C
     if (delta === null && countInDelta(meta) > 0) return null;
     const segment = delta ?? newDelta();
     meta.docsBytes = await appendDocs(dir, docs, attrs, meta.docsBytes, meta.count);
-    segment.addAll(docs.map((d, i) => indexedDoc(meta.count + i, analyseDoc(d))));
+    const indexed = docs.map((d, i) => indexedDoc(meta.count + i, analyseDoc(d)));
+    segment.addAll(indexed);
     meta.count += docs.length;
     await writeDelta(dir, deltaName(meta), JSON.stringify(segment));
+    // A lost filter is not rebuilt here (that would read every document): the next compaction does.
+    const filter = readTermFilter(dir);
+    if (filter) await writeTermFilter(dir, termFilterOf(indexed, filter));
   }
   await writeMeta(dir, meta);
   return meta;
+}
+
+/** The terms of `docs` added to `into`, or to a new filter sized for them (with room for the delta). */
+function termFilterOf(docs: readonly IndexedDoc[], into?: TermFilter): TermFilter {
+  const terms = new Set<string>();
+  for (const doc of docs) for (const field of FIELDS) for (const t of doc[field]?.split(' ') ?? []) if (t) terms.add(t);
+  const filter = into ?? TermFilter.sizedFor(terms.size + DELTA_MAX * 10);
+  for (const t of terms) filter.add(t);
+  return filter;
 }
 
 /** Fold everything into a new generation of term shards and start an empty delta. */
@@ -169,6 +187,7 @@ async function compact(dir: string, before: SearchMeta, onProgress?: UpdateOptio
   const { files } = buildShards(indexed, plan, priority, onProgress && ((done) => onProgress(Math.min(done, indexed.length), indexed.length)));
   const gen = (before.bulk?.gen ?? 0) + 1;
   await writeBulk(dir, gen, files);
+  await writeTermFilter(dir, termFilterOf(indexed));
   const meta: SearchMeta = { ...before, bulk: { gen, count: docs.length, shards: plan.shards, frequent: Object.fromEntries(plan.frequent) } };
   await writeDelta(dir, deltaName(meta), JSON.stringify(newDelta()));
   await writeMeta(dir, meta);

@@ -59,6 +59,15 @@ describe('cortex search', () => {
     expect(search(dir, 'key value store').map((h) => h.id)).toContain(id); // a general term for what Redis is
   });
 
+  it('answers an everyday word the journal never uses by a synonym it does use (the WordNet thesaurus)', () => {
+    const dir = newRepo();
+    const { id } = remember(dir, 'Push notifications need the phone to be registered with FCM first', '-t', 'learned');
+    remember(dir, 'Invoices render as PDF on the worker', '-t', 'decision');
+    expect(search(dir, 'why did the handset stop getting alerts').map((h) => h.id)[0]).toBe(id);
+    // A word the journal does use is not expanded: "worker" stays "worker".
+    expect(search(dir, 'worker').map((h) => h.content)).toEqual(['Invoices render as PDF on the worker']);
+  });
+
   it('filters by type, date and limit, and explains bad input in one line without losing anything', () => {
     const dir = newRepo();
     remember(dir, 'Rejected GraphQL for the public API', '-t', 'rejected', '--why', 'clients want plain REST');

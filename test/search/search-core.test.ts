@@ -9,6 +9,8 @@ import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
 import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
+import { TermFilter } from '../../src/search/term-filter.js';
+import { synonymsOf } from '../../src/search/thesaurus.js';
 
 beforeAll(async () => {
   await loadLexicon();
@@ -66,8 +68,40 @@ describe('query plans', () => {
     expect(terms.get('config')).toBe(1);
   });
 
+  it('tries related terms only for a word the vocabulary does not know', () => {
+    const asked: string[] = [];
+    const related = (word: string) => (asked.push(word), ['phone']);
+    const plan = planQuery('handset config', { lexicon: tiny, related });
+    expect(asked).toEqual(['handset', 'config']);
+    expect(plan.terms.find((t) => t.term === 'phone')).toMatchObject({ boost: 0.5, concept: 0 });
+    planQuery('done by hand', { lexicon: tiny, related });
+    expect(asked).not.toContain('hand'); // an idiom the vocabulary knows
+  });
+
   it('keeps the parts of one identifier in one concept', () => {
     expect(planQuery('consumption-based fees', { lexicon: tiny }).concepts).toHaveLength(2);
+  });
+});
+
+describe('thesaurus and term filter', () => {
+  it('looks a word up by its base forms and returns its analysed synonyms', () => {
+    const source = '\nhandset\ttelephon phone\nhousehold\tfamili home\n';
+    expect(synonymsOf('Handset', source)).toEqual(['telephon', 'phone']);
+    expect(synonymsOf('households', source)).toEqual(['famili', 'home']);
+    expect(synonymsOf('kubernetes', source)).toEqual([]);
+    expect(synonymsOf('handset', null)).toEqual([]);
+  });
+
+  it('a term filter never forgets a term it was given, and rarely claims one it was not', () => {
+    const filter = TermFilter.sizedFor(5_000);
+    const terms = Array.from({ length: 5_000 }, (_, i) => `term${i}`);
+    for (const t of terms) filter.add(t);
+    expect(terms.every((t) => filter.has(t))).toBe(true);
+    const reloaded = TermFilter.from(filter.buffer);
+    expect(terms.every((t) => reloaded?.has(t))).toBe(true);
+    const strangers = Array.from({ length: 5_000 }, (_, i) => `other${i}`).filter((t) => filter.has(t));
+    expect(strangers.length).toBeLessThan(100);
+    expect(TermFilter.from(new Uint8Array(7))).toBeNull();
   });
 });
 
