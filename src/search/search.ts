@@ -13,6 +13,7 @@ import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
+import type { TermFilter } from './term-filter.js';
 import { synonymsOf } from './thesaurus.js';
 import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
 
@@ -116,8 +117,10 @@ export interface SearchOptions {
 }
 
 /** Synonyms the journal uses, for a word it does not: the index's term filter against the thesaurus. */
-function relatedIn(dir: string): ((word: string, term: string) => string[]) | undefined {
-  const filter = readTermFilter(dir);
+let filterCache: { dir: string; count: number; filter: TermFilter | null } | undefined;
+function relatedIn(dir: string, count: number): ((word: string, term: string) => string[]) | undefined {
+  if (filterCache?.dir !== dir || filterCache.count !== count) filterCache = { dir, count, filter: readTermFilter(dir) };
+  const filter = filterCache.filter;
   return filter ? (word, term) => (filter.has(term) ? [] : synonymsOf(word).filter((t) => filter.has(t))) : undefined;
 }
 
@@ -125,7 +128,7 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   await loadLexicon();
   let update = options.index ?? (await updateIndex(journal, options.update));
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
-  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir) });
+  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta?.count ?? 0) });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };

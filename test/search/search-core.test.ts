@@ -10,7 +10,7 @@ import { runQuery, type Segments } from '../../src/search/engine.js';
 import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
 import { TermFilter } from '../../src/search/term-filter.js';
-import { synonymsOf } from '../../src/search/thesaurus.js';
+import { lineOf, synonymsOf } from '../../src/search/thesaurus.js';
 
 beforeAll(async () => {
   await loadLexicon();
@@ -85,11 +85,18 @@ describe('query plans', () => {
 
 describe('thesaurus and term filter', () => {
   it('looks a word up by its base forms and returns its analysed synonyms', () => {
-    const source = '\nhandset\ttelephon phone\nhousehold\tfamili home\n';
+    const source = '# header\nhandset\ttelephon phone\nhousehold\tfamili home\n';
     expect(synonymsOf('Handset', source)).toEqual(['telephon', 'phone']);
     expect(synonymsOf('households', source)).toEqual(['famili', 'home']);
     expect(synonymsOf('kubernetes', source)).toEqual([]);
     expect(synonymsOf('handset', null)).toEqual([]);
+  });
+
+  it('finds every line of a sorted thesaurus by binary search, and nothing that is not there', () => {
+    const words = Array.from({ length: 500 }, (_, i) => `w${(i * 7919) % 100_000}`).sort();
+    const text = `# licence\n${words.map((w) => `${w}\tsyn${w}`).join('\n')}\n`;
+    for (const w of words) expect(lineOf(text, w)).toBe(`${w}\tsyn${w}`);
+    for (const w of ['a', 'w', 'w1x', 'zzz', '#']) expect(lineOf(text, w)).toBeNull();
   });
 
   it('a term filter never forgets a term it was given, and rarely claims one it was not', () => {
