@@ -116,8 +116,8 @@ export interface SearchOptions {
   thesaurus?: boolean;
 }
 
-/** Synonyms the journal uses, for a word it does not: the index's term filter against the thesaurus. */
 let filterCache: { dir: string; count: number; filter: TermFilter | null } | undefined;
+/** Synonyms the journal uses, for a word it does not: the index's term filter against the thesaurus. */
 function relatedIn(dir: string, count: number): ((word: string, term: string) => string[]) | undefined {
   if (filterCache?.dir !== dir || filterCache.count !== count) filterCache = { dir, count, filter: readTermFilter(dir) };
   const filter = filterCache.filter;
