@@ -189,9 +189,8 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
     const own = at.flatMap((k) => terms[k]?.terms ?? []);
     // An idiom whose other words are stopwords ("log in", "up to date", "by hand") does not
     // mean its one remaining word: it is searched by what it expands to, its word only weakly.
-    const idiom = own.length === 1 && expand(key, concept) > 0;
+    const idiom = expand(key, concept) > 0 && own.length === 1;
     for (const t of own) put(t, idiom ? IDIOM_WORD_BOOST : 1, concept, !idiom);
-    if (!idiom) expand(key, concept);
     for (const k of at) covered.add(k);
   };
   // Phrases as typed first; then by their terms, over the words that carry one ("the workers

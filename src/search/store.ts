@@ -57,8 +57,11 @@ export const searchDir = (cortexDir: string): string => join(cortexDir, 'search'
 const file = (dir: string, name: string): string => join(dir, name);
 export const bulkDir = (dir: string, gen: number): string => join(dir, `bulk-${gen}`);
 
-/** meta.json, or null when it is missing, unreadable, of another format, or describes more than the files hold (then the index is rebuilt). */
-/** Read synchronously: every search starts here, and a small read beats a thread-pool round trip. */
+/**
+ * meta.json, or null when it is missing, unreadable, of another format, or describes more than
+ * the files hold (then the index is rebuilt). Read synchronously: every search starts here, and a
+ * small read beats a thread-pool round trip.
+ */
 export async function readMeta(dir: string): Promise<SearchMeta | null> {
   const text = readOrNull(() => readFileSync(file(dir, 'meta.json'), 'utf8'));
   if (text === null) return null;
@@ -172,7 +175,7 @@ export async function readAllDocs(dir: string, docsBytes: number): Promise<Store
 
 export const readDelta = (dir: string, name: string): Promise<string | null> => readFile(file(dir, name), 'utf8').catch(() => null);
 export const writeDelta = (dir: string, name: string, json: string): Promise<void> => writeAtomic(file(dir, name), json);
-/** The index's term filter (terms.bloom), or null when missing or damaged. Read synchronously: it is small and every search reads it. */
+/** The index's term filter (terms.bloom), or null when missing or damaged. */
 export const readTermFilter = (dir: string): TermFilter | null => {
   const bytes = readOrNull(() => readFileSync(file(dir, 'terms.bloom')));
   return bytes && TermFilter.from(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
