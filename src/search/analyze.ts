@@ -20,8 +20,13 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
-const SEPARATORS = /[_.'’-]+/;
+/**
+ * A word runs across identifier joiners (snake_case, package.json, kebab-case) but not across
+ * apostrophes: "what's", "isn't" and "customer's" are contractions and possessives, not
+ * identifiers, and their joined forms ("whats", "isnt") would be words no one searches for.
+ */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.-]*/gu;
+const SEPARATORS = /[_.-]+/;
 /** Lower-to-upper and letter-to-digit boundaries inside an identifier: useAuthToken, HTTPServer, oauth2Client. */
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const MAX_TERM = 64;
@@ -39,7 +44,7 @@ export function termOf(word: string): string | null {
 export function analyzeWords(text: string): Array<{ word: string; index: number; terms: string[] }> {
   const out: Array<{ word: string; index: number; terms: string[] }> = [];
   for (const match of text.matchAll(WORD)) {
-    const word = match[0].replace(/[_.'’-]+$/, '');
+    const word = match[0].replace(/[_.-]+$/, '');
     out.push({ word, index: match.index, terms: termsOfWord(word) });
   }
   return out;
@@ -62,6 +67,6 @@ function termsOfWord(word: string): string[] {
 /** Every term of a text, in order, repeats kept (term frequency matters to BM25). */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) terms.push(...termsOfWord(match[0].replace(/[_.'’-]+$/, '')));
+  for (const match of text.matchAll(WORD)) terms.push(...termsOfWord(match[0].replace(/[_.-]+$/, '')));
   return terms;
 }

@@ -32,8 +32,11 @@ const EQUIVALENT_BOOST = 0.9;
 const NARROWER_BOOST = 0.6;
 const MAX_EQUIVALENTS = 6;
 const IDIOM_WORD_BOOST = 0.3;
-const RELATED_BOOST = 0.5;
-const MAX_RELATED = 4;
+// Related words (the thesaurus) are weaker evidence than the vocabulary's equivalents: a word's
+// neighbours include things it is merely used with ("laptop" → desktop), so each weighs little
+// and a memory that uses the word itself still comes first.
+const RELATED_BOOST = 0.3;
+const MAX_RELATED = 8;
 const MAX_NARROWER = 10;
 
 export const INTENT_TYPES: Readonly<Record<string, readonly EventType[]>> = {
@@ -144,15 +147,15 @@ const lexiconOf = (): Lexicon => {
 export interface PlanOptions {
   lexicon?: Lexicon;
   /**
-   * For a word the vocabulary does not know, terms of the same meaning worth trying (search
-   * passes the thesaurus synonyms the journal actually uses, and only for words it never uses).
+   * For a word the vocabulary does not expand, terms of similar meaning worth trying, best
+   * first (search passes the thesaurus words the journal actually uses).
    */
   related?: (word: string, term: string) => readonly string[];
 }
 
 export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._'’-]*/gu) ?? [];
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu) ?? [];
   // Longest phrase first, each word used once: "why did we *rule out*" is a rejection question
   // even though "why did" alone could start anything.
   const asked = new Set<string>();
