@@ -20,6 +20,8 @@ const shared = {
   // CommonJS dependencies (gray-matter) call require() for node built-ins: give ESM chunks one.
   // The embedding library is an optional peer dependency (and native): loaded from node_modules when present.
   external: ['@huggingface/transformers'],
+  // string-width builds Unicode tables when it loads, for help text that is ASCII (see the file).
+  alias: { 'string-width': './src/format/string-width.ts' },
   banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
 };
 

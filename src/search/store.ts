@@ -19,7 +19,7 @@ import { TermFilter } from './term-filter.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 5; // 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom
+export const INDEX_FORMAT = 6; // 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -107,13 +107,22 @@ export function encodeAttrs(list: readonly DocAttrs[]): Buffer {
   return buf;
 }
 
-/** The attribute table: typed views over attrs.bin, cheap to load at 100K documents (2 MB). */
+/**
+ * The attribute table: typed views over attrs.bin, cheap to load at 100K documents (2 MB). Read
+ * for every posting a query scores, so through a DataView and a byte array, which the compiler
+ * inlines, rather than Buffer's bounds-checked readUInt* (a tenth of a CLI search's time).
+ */
 export class AttrTable {
-  constructor(private readonly buf: Buffer, readonly count: number) {}
-  place = (o: number): number => this.buf.readUInt32LE(o * ATTR_BYTES);
-  time = (o: number): number => this.buf.readUInt32LE(o * ATTR_BYTES + 4);
-  type = (o: number): number => this.buf.readUInt8(o * ATTR_BYTES + 16);
-  location = (o: number): { offset: number; length: number } => ({ offset: this.buf.readUInt32LE(o * ATTR_BYTES + 8), length: this.buf.readUInt32LE(o * ATTR_BYTES + 12) });
+  private readonly view: DataView;
+  private readonly bytes: Uint8Array;
+  constructor(buf: Buffer, readonly count: number) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    this.bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+  }
+  place = (o: number): number => this.view.getUint32(o * ATTR_BYTES, true);
+  time = (o: number): number => this.view.getUint32(o * ATTR_BYTES + 4, true);
+  type = (o: number): number => this.bytes[o * ATTR_BYTES + 16] as number;
+  location = (o: number): { offset: number; length: number } => ({ offset: this.view.getUint32(o * ATTR_BYTES + 8, true), length: this.view.getUint32(o * ATTR_BYTES + 12, true) });
 }
 
 export async function readAttrs(dir: string, count: number): Promise<AttrTable | null> {
