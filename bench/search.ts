@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createIdGenerator } from '../src/events/ids.js';
 import { normalizeEvent } from '../src/events/parse-event.js';
@@ -15,7 +15,7 @@ import { percentile, round, sample, time } from './stats.js';
  * Issue 6 budgets at 100K events: `cortex search` as a whole CLI call, a query in process, the
  * UserPromptSubmit hook, and the index update after an append of 50 events. The journal has a
  * realistic shape: most events are file and command activity, memories use a Zipf-distributed
- * vocabulary of a few thousand words, and paths and identifiers are many and mostly rare.
+ * vocabulary of a few thousand words (half real, half invented), and paths and identifiers are many and mostly rare.
  */
 const nextId = createIdGenerator((n) => randomBytes(n));
 const SOFTWARE = (
@@ -32,9 +32,25 @@ function rng(seed: number): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
-/** A vocabulary of real software words plus invented ones, drawn with a Zipf-like skew. */
+/**
+ * The words of the labelled retrieval projects' events, most frequent first: real English and
+ * software words, so the term filter and the thesaurus meet a journal's vocabulary (invented
+ * words would have no related words to find, and the cost of looking them up would go unmeasured).
+ */
+function projectWords(): string[] {
+  const folder = new URL('./retrieval/', import.meta.url).pathname;
+  const counts = new Map<string, number>();
+  for (const set of readdirSync(folder)) {
+    const file = join(folder, set, 'events.jsonl');
+    if (!existsSync(file)) continue;
+    for (const word of readFileSync(file, 'utf8').toLowerCase().match(/(?<="content":"[^"]*)\b[a-z]{3,}\b/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+}
+
+/** A vocabulary of real software and project words plus invented ones, drawn with a Zipf-like skew. */
 function vocabulary(size: number, random: () => number): () => string {
-  const words = [...SOFTWARE];
+  const words = [...new Set([...SOFTWARE, ...projectWords()])].slice(0, size / 2);
   while (words.length < size) words.push(Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
   return () => words[Math.min(words.length - 1, Math.floor(random() ** 2.5 * words.length))] as string;
 }

