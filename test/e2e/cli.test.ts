@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
@@ -6,6 +6,7 @@ import { cortex, cortexJson } from '../helpers/cli.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1;
+const DIST = new URL('../../dist/', import.meta.url).pathname;
 
 describe('cortex init', () => {
   it('creates the journal branch once and is safe to run again', () => {
@@ -175,5 +176,16 @@ describe('outside a repository, or without git', () => {
     expect(cortex(dir, []).code).toBe(2);
     expect(cortex(dir, ['frobnicate']).code).toBe(2);
     expect(cortex(dir, ['remember', 'x', '--type', 'banana']).code).toBe(2);
+  });
+
+  it('lays out help in aligned columns without loading string-width\'s Unicode tables at start-up', () => {
+    const help = cortex(tempRepo(), ['--help']);
+    expect(help.code).toBe(0);
+    // Where each command's description starts: the same column for all, so widths were measured.
+    const columns = help.stdout.split('\n').map((line) => /^ {2}cortex \S.*?\S {2,}(?=\S)/.exec(line)?.[0].length).filter((n) => n !== undefined);
+    expect(columns.length).toBeGreaterThan(15);
+    expect(new Set(columns).size).toBe(1);
+    const bundle = readdirSync(DIST).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(DIST, f), 'utf8'));
+    expect(bundle.some((code) => code.includes('RGI_Emoji') || code.includes('new Intl.Segmenter'))).toBe(false);
   });
 });
