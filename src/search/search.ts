@@ -14,7 +14,7 @@ import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
 import type { TermFilter } from './term-filter.js';
-import { synonymsOf } from './thesaurus.js';
+import { relatedTerms } from './thesaurus.js';
 import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
 
 /**
@@ -122,17 +122,19 @@ let filterCache: { dir: string; count: number; filter: TermFilter | null } | und
  * thesaurus). Asked also for words the journal does use: a question says "laptop" where the
  * memory that answers it says "machine", even when some other memory says "laptop".
  */
-function relatedIn(dir: string, count: number): ((word: string, term: string) => string[]) | undefined {
+function relatedIn(dir: string, meta: SearchMeta | null): ((word: string, term: string) => string[]) | undefined {
+  const count = meta?.count ?? 0;
   if (filterCache?.dir !== dir || filterCache.count !== count) filterCache = { dir, count, filter: readTermFilter(dir) };
   const filter = filterCache.filter;
-  return filter ? (word, term) => synonymsOf(word).filter((t) => t !== term && filter.has(t)) : undefined;
+  const frequent = meta?.bulk?.frequent ?? {};
+  return filter ? (word, term) => relatedTerms(word, term, (t) => filter.has(t), (t) => Object.hasOwn(frequent, t)) : undefined;
 }
 
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
   await loadLexicon();
   let update = options.index ?? (await updateIndex(journal, options.update));
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
-  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta?.count ?? 0) });
+  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta ?? null) });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };

@@ -73,3 +73,14 @@ export function synonymsOf(word: string, source: Buffer | null = thesaurusBytes(
   }
   return terms;
 }
+
+/**
+ * The related terms worth trying for a question's word: those the journal uses (`inJournal`),
+ * but none that are `common` (in more than 1% of the journal: such a term weighs little, its IDF
+ * being low, and costs the most, its capped shard), and none at all for a word that common
+ * itself: it is the journal's own word for its thing, and its relatives would mostly find others.
+ */
+export function relatedTerms(word: string, term: string, inJournal: (t: string) => boolean, common: (t: string) => boolean, source?: Buffer | null): string[] {
+  if (common(term)) return [];
+  return synonymsOf(word, source === undefined ? thesaurusBytes() : source).filter((t) => t !== term && inJournal(t) && !common(t));
+}

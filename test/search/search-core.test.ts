@@ -10,7 +10,7 @@ import { runQuery, type Segments } from '../../src/search/engine.js';
 import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
 import { TermFilter } from '../../src/search/term-filter.js';
-import { lineOf, synonymsOf } from '../../src/search/thesaurus.js';
+import { lineOf, relatedTerms, synonymsOf } from '../../src/search/thesaurus.js';
 
 beforeAll(async () => {
   await loadLexicon();
@@ -95,6 +95,15 @@ describe('thesaurus and term filter', () => {
     expect(synonymsOf('households', source)).toEqual(['famili', 'home']);
     expect(synonymsOf('kubernetes', source)).toEqual([]);
     expect(synonymsOf('handset', null)).toEqual([]);
+  });
+
+  it('tries only related terms the journal uses, none of its commonest, and none for a word that common itself', () => {
+    const source = Buffer.from('# header\nlaptop\tcomput phone notebook\nsession\tweek day\n');
+    const journal = new Set(['comput', 'phone', 'week', 'day']);
+    const common = new Set(['phone', 'session']);
+    const related = (word: string, term: string) => relatedTerms(word, term, (t) => journal.has(t), (t) => common.has(t), source);
+    expect(related('laptop', 'laptop')).toEqual(['comput']);
+    expect(related('sessions', 'session')).toEqual([]);
   });
 
   it('finds every line of a sorted thesaurus by binary search, and nothing that is not there', () => {
