@@ -120,7 +120,7 @@ let filterCache: { dir: string; count: number; filter: TermFilter | null } | und
 /**
  * A word's thesaurus relatives that the journal uses (the index's term filter against the
  * thesaurus). Asked also for words the journal does use: a question says "laptop" where the
- * memory that answers it says "machine", even when some other memory says "laptop".
+ * memory that answers it says "computer", even when some other memory says "laptop".
  */
 function relatedIn(dir: string, meta: SearchMeta | null): ((word: string, term: string) => string[]) | undefined {
   const count = meta?.count ?? 0;
