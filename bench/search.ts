@@ -15,7 +15,8 @@ import { percentile, round, sample, time } from './stats.js';
  * Issue 6 budgets at 100K events: `cortex search` as a whole CLI call, a query in process, the
  * UserPromptSubmit hook, and the index update after an append of 50 events. The journal has a
  * realistic shape: most events are file and command activity, memories use a Zipf-distributed
- * vocabulary of a few thousand words (half real, half invented), and paths and identifiers are many and mostly rare.
+ * vocabulary of a few thousand words (half real, half invented), and paths and identifiers are
+ * many and mostly rare.
  */
 const nextId = createIdGenerator((n) => randomBytes(n));
 const SOFTWARE = (
@@ -37,7 +38,9 @@ function rng(seed: number): () => number {
  * software words, so the term filter and the thesaurus meet a journal's vocabulary (invented
  * words would have no related words to find, and the cost of looking them up would go unmeasured).
  */
+let projectWordsCache: string[] | undefined;
 function projectWords(): string[] {
+  if (projectWordsCache) return projectWordsCache;
   const folder = new URL('./retrieval/', import.meta.url).pathname;
   const counts = new Map<string, number>();
   for (const set of readdirSync(folder)) {
@@ -45,7 +48,7 @@ function projectWords(): string[] {
     if (!existsSync(file)) continue;
     for (const word of readFileSync(file, 'utf8').toLowerCase().match(/(?<="content":"[^"]*)\b[a-z]{3,}\b/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+  return (projectWordsCache = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w));
 }
 
 /** A vocabulary of real software and project words plus invented ones, drawn with a Zipf-like skew. */

@@ -82,5 +82,5 @@ export function synonymsOf(word: string, source: Buffer | null = thesaurusBytes(
  */
 export function relatedTerms(word: string, term: string, inJournal: (t: string) => boolean, common: (t: string) => boolean, source?: Buffer | null): string[] {
   if (common(term)) return [];
-  return synonymsOf(word, source === undefined ? thesaurusBytes() : source).filter((t) => t !== term && inJournal(t) && !common(t));
+  return synonymsOf(word, source).filter((t) => t !== term && inJournal(t) && !common(t));
 }
