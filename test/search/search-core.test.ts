@@ -7,7 +7,9 @@ import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-pla
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
-import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
+import { scoreSegment, type Candidate } from '../../src/search/score-segment.js';
+import { FIELD_BOOST, FIELDS } from '../../src/search/documents.js';
+import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, newDelta, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
 import { TermFilter } from '../../src/search/term-filter.js';
 import { lineOf, relatedTerms, synonymsOf } from '../../src/search/thesaurus.js';
@@ -157,6 +159,51 @@ describe('shards', () => {
     const found = await runQuery(query, segments, () => 1);
     expect(read).toEqual([frequentKey('postgr')]);
     expect(found.length).toBe(FREQUENT_CAP);
+  });
+
+  it('scores a segment exactly as MiniSearch.search would: field, term and document boosts, prefix and fuzzy matches', () => {
+    const docs: IndexedDoc[] = [
+      { o: 10, content: 'postgr advisori lock migrat', files: 'src/db/lock.ts', tags: 'postgr' },
+      { o: 11, content: 'postgresql connect pool exhaust', files: 'src/db/pool.ts' },
+      { o: 12, content: 'postgr postgr vacuum lock bloat tabl' },
+      { o: 13, content: 'redi session lock ttl', tags: 'cach' },
+      { o: 14, content: 'posgr typo note', files: 'doc/notes.md' },
+      { o: 15, content: 'lock lock lock' },
+    ];
+    const built = newDelta();
+    built.addAll(docs);
+    const segment = loadSegment(JSON.stringify(built)); // loaded, as shards are
+    const terms = [
+      { term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true },
+      { term: 'lock', concept: 1, boost: 0.6, prefix: false, fuzzy: false },
+      { term: 'session', concept: 2, boost: 0.3, prefix: false, fuzzy: false },
+    ];
+    const weigh = (o: number) => (o === 15 ? 0 : o === 12 ? 1.6 : 1);
+    const ours = new Map<number, Candidate>();
+    scoreSegment(segment, terms, weigh, ours);
+
+    const info = new Map(terms.map((t) => [t.term, t]));
+    const theirs = segment.search(terms.map((t) => t.term).join(' '), {
+      fields: [...FIELDS],
+      boost: { ...FIELD_BOOST },
+      prefix: (term) => info.get(term)?.prefix ?? false,
+      fuzzy: (term) => (info.get(term)?.fuzzy ? 1 : false),
+      weights: { prefix: 0.4, fuzzy: 0.35 },
+      boostTerm: (term) => info.get(term)?.boost ?? 1,
+      boostDocument: (id) => weigh(id as number),
+      combineWith: 'OR',
+    });
+    expect(theirs.length).toBe(5); // 15 is weighed out
+    expect([...ours.keys()].sort()).toEqual(theirs.map((r) => r.id as number).sort());
+    for (const r of theirs) {
+      const c = ours.get(r.id as number) as Candidate;
+      // MiniSearch multiplies by the number of query terms matched; the engine applies its own factor.
+      expect(c.score).toBeCloseTo(r.score / r.queryTerms.length, 10);
+      expect([...c.concepts].sort()).toEqual(r.queryTerms.map((q) => info.get(q)?.concept).sort());
+      expect([...c.matched].sort()).toEqual([...r.terms].sort());
+    }
+    expect(ours.get(14)?.matched).toEqual(['posgr']); // one edit away
+    expect(ours.get(11)?.matched).toEqual(['postgresql']); // a longer form
   });
 });
 
