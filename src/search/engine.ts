@@ -1,6 +1,6 @@
 import type { QueryPlan, QueryTerm } from './query-plan.js';
-import { scoreSegment, type Candidate } from './score-segment.js';
-import { cappedTermFactor, frequentKey, hashKeyOf, type MiniSearch, type IndexedDoc, type ShardPlan } from './segments.js';
+import { scoreSegment, type Candidate, type Segment } from './score-segment.js';
+import { cappedTermFactor, frequentKey, hashKeyOf, type ShardPlan } from './segments.js';
 
 export type { Candidate };
 
@@ -11,8 +11,8 @@ export type { Candidate };
  */
 export interface Segments {
   bulk: (ShardPlan & { documentCount: number }) | null;
-  shard(key: string): Promise<MiniSearch<IndexedDoc> | null>;
-  delta(): Promise<MiniSearch<IndexedDoc> | null>;
+  shard(key: string): Promise<Segment | null>;
+  delta(): Promise<Segment | null>;
 }
 
 /** `weigh(o)` multiplies a document's score; 0 leaves it out (wrong branch, type or date). */
@@ -33,7 +33,7 @@ export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: n
     }
   }
   const acc = new Map<number, Candidate>();
-  type Job = { segment: MiniSearch<IndexedDoc> | null; terms: readonly QueryTerm[] };
+  type Job = { segment: Segment | null; terms: readonly QueryTerm[] };
   const jobs: Array<Promise<Job>> = [...byKey].map(async ([key, terms]) => ({ segment: await segments.shard(key), terms }));
   jobs.push(segments.delta().then((segment) => ({ segment, terms: plan.terms })));
   for (const { segment, terms } of await Promise.all(jobs)) if (segment) scoreSegment(segment, terms, weigh, acc);

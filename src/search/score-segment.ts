@@ -1,21 +1,22 @@
+import type { AsPlainObject } from 'minisearch';
 import { FIELD_BOOST, FIELDS } from './documents.js';
 import type { QueryTerm } from './query-plan.js';
-import type { IndexedDoc, MiniSearch } from './segments.js';
 
 /**
- * BM25 over one loaded segment, read straight from MiniSearch's postings.
+ * BM25 over one segment, read from MiniSearch's own serialisation (`toJSON`, a documented format)
+ * rather than through `MiniSearch.loadJSON` and `search`:
  *
- * `MiniSearch.search` builds, for every matching document, a result holding an array of query
- * terms, an object keyed by matched term and an array of fields per match, then merges and sorts
- * them. A query with a few broad terms matches thousands of documents at 100K events, and that
- * bookkeeping (with the collections it leaves to the GC) was two thirds of the query time. This
- * adds each posting's score straight into the caller's candidates instead.
+ * - Loading rebuilds MiniSearch's radix tree and numeric maps for every term and document of
+ *   the shard, three times the cost of parsing its JSON; a query needs a handful of its terms.
+ * - `search` builds, for every matching document, an array of query terms, an object keyed by
+ *   matched term and an array of fields per match, then merges and sorts them. A query with a few
+ *   broad terms matches thousands of documents at 100K events, and that bookkeeping (with the
+ *   collections it leaves to the GC) was two thirds of the query time.
  *
- * It reads MiniSearch's private fields (there is no public API for raw postings) and computes
- * exactly what `search` would: field, term and document boosts, prefix and one-edit fuzzy
- * matches weighted as MiniSearch weighs them, BM25 with its defaults. A test in
- * search-core.test.ts holds the two to the same scores, so a MiniSearch upgrade that changes
- * its internals fails there, not silently in the rankings.
+ * So each posting's score goes straight into the caller's candidates, computed exactly as
+ * `search` would: field, term and document boosts, prefix and one-edit fuzzy matches weighted as
+ * MiniSearch weighs them, BM25 with its defaults. A test in search-core.test.ts holds the two to
+ * the same scores, so a MiniSearch upgrade that changes them fails there, not silently.
  */
 export interface Candidate {
   o: number;
@@ -26,20 +27,28 @@ export interface Candidate {
   matched: string[];
 }
 
-/** field id → (short document id → term frequency): what MiniSearch keeps per term. */
-type Postings = Map<number, Map<number, number>>;
+/** field id → (short document id → term frequency), as serialised. */
+type Postings = Record<string, Record<string, number>>;
 
-interface SegmentInternals {
-  _index: {
-    get(term: string): Postings | undefined;
-    atPrefix(prefix: string): Iterable<[string, Postings]>;
-    fuzzyGet(term: string, maxDistance: number): Map<string, [Postings, number]>;
-  };
-  _fieldIds: Record<string, number>;
-  _documentIds: Map<number, number>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _documentCount: number;
+/** A segment as queries read it: the serialised MiniSearch with its terms in a Map. */
+export interface Segment {
+  documentCount: number;
+  averageFieldLength: number[];
+  fieldIds: Record<string, number>;
+  /** short id → document ordinal. */
+  documentIds: Record<string, number>;
+  /** short id → distinct terms per field. */
+  fieldLength: Record<string, number[]>;
+  terms: Map<string, Postings>;
+}
+
+/** MiniSearch's serialisation format this reader understands. */
+const SERIALIZATION_VERSION = 2;
+
+export function readSegment(json: string): Segment {
+  const raw = JSON.parse(json) as AsPlainObject;
+  if (raw.serializationVersion !== SERIALIZATION_VERSION) throw new Error(`search segment in MiniSearch format ${raw.serializationVersion}, expected ${SERIALIZATION_VERSION}`);
+  return { documentCount: raw.documentCount, averageFieldLength: raw.averageFieldLength, fieldIds: raw.fieldIds, documentIds: raw.documentIds, fieldLength: raw.fieldLength, terms: new Map(raw.index) };
 }
 
 // MiniSearch's defaults, which the index has always been scored with.
@@ -47,55 +56,58 @@ const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.4;
 const FUZZY_WEIGHT = 0.35;
 
+/** Whether two different words are one insertion, deletion or substitution apart (Levenshtein 1). */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
 /** A query term's matches in a segment: the term itself, its longer forms, its one-edit neighbours. */
-function* matchesOf(index: SegmentInternals['_index'], t: QueryTerm): Generator<{ term: string; postings: Postings; weight: number }> {
-  const exact = index.get(t.term);
-  if (exact) yield { term: t.term, postings: exact, weight: 1 };
-  const fuzzy = t.fuzzy ? index.fuzzyGet(t.term, 1) : undefined;
-  if (t.prefix) {
-    for (const [term, postings] of index.atPrefix(t.term)) {
-      const distance = term.length - t.term.length;
-      if (distance === 0) continue;
-      // A longer form that is also one edit away counts once, as a prefix match.
-      fuzzy?.delete(term);
-      yield { term, postings, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance) };
-    }
+function matchesOf(segment: Segment, t: QueryTerm): Array<{ term: string; postings: Postings; weight: number }> {
+  const exact = segment.terms.get(t.term);
+  const out = exact ? [{ term: t.term, postings: exact, weight: 1 }] : [];
+  if (!t.prefix && !t.fuzzy) return out;
+  // A longer form that is also one edit away counts once, as a prefix match.
+  for (const [term, postings] of segment.terms) {
+    if (term === t.term) continue;
+    if (t.prefix && term.startsWith(t.term)) out.push({ term, postings, weight: (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * (term.length - t.term.length)) });
+    else if (t.fuzzy && oneEditApart(term, t.term)) out.push({ term, postings, weight: (FUZZY_WEIGHT * term.length) / (term.length + 1) });
   }
-  if (fuzzy) {
-    for (const [term, [postings, distance]] of fuzzy) {
-      if (distance === 0) continue;
-      yield { term, postings, weight: (FUZZY_WEIGHT * term.length) / (term.length + distance) };
-    }
-  }
+  return out;
 }
 
 /** `weigh(o)` multiplies a document's score; 0 leaves it out. Adds to `acc`, keyed by ordinal. */
-export function scoreSegment(segment: MiniSearch<IndexedDoc>, terms: readonly QueryTerm[], weigh: (o: number) => number, acc: Map<number, Candidate>): void {
-  const s = segment as unknown as SegmentInternals;
-  const fields = FIELDS.map((field) => ({ id: s._fieldIds[field] as number, boost: FIELD_BOOST[field] }));
+export function scoreSegment(segment: Segment, terms: readonly QueryTerm[], weigh: (o: number) => number, acc: Map<number, Candidate>): void {
+  const fields = FIELDS.map((field) => ({ id: segment.fieldIds[field] as number, boost: FIELD_BOOST[field] }));
   for (const t of terms) {
-    for (const match of matchesOf(s._index, t)) {
+    for (const match of matchesOf(segment, t)) {
       for (const field of fields) {
-        const docs = match.postings.get(field.id);
+        const docs = match.postings[field.id];
         if (!docs) continue;
-        const avgLength = s._avgFieldLength[field.id] as number;
-        const idf = Math.log(1 + (s._documentCount - docs.size + 0.5) / (docs.size + 0.5));
+        let matching = 0;
+        for (const _ in docs) matching++;
+        const avgLength = segment.averageFieldLength[field.id] as number;
+        const idf = Math.log(1 + (segment.documentCount - matching + 0.5) / (matching + 0.5));
         const weight = match.weight * t.boost * field.boost;
-        docs.forEach((tf, shortId) => {
-          const o = s._documentIds.get(shortId) as number;
+        for (const shortId in docs) {
+          const o = segment.documentIds[shortId] as number;
           const docBoost = weigh(o);
-          if (!docBoost) return;
-          const length = (s._fieldLength.get(shortId) as number[])[field.id] as number;
+          if (!docBoost) continue;
+          const tf = docs[shortId] as number;
+          const length = (segment.fieldLength[shortId] as number[])[field.id] as number;
           const score = weight * docBoost * idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / avgLength)));
           const c = acc.get(o);
           if (!c) {
             acc.set(o, { o, score, concepts: [t.concept], matched: [match.term] });
-            return;
+            continue;
           }
           c.score += score;
           if (!c.concepts.includes(t.concept)) c.concepts.push(t.concept);
           if (!c.matched.includes(match.term)) c.matched.push(match.term);
-        });
+        }
       }
     }
   }

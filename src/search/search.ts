@@ -11,7 +11,7 @@ import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDo
 import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
-import { loadSegment, type IndexedDoc, type MiniSearch } from './segments.js';
+import { readSegment, type Segment } from './score-segment.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
 import type { TermFilter } from './term-filter.js';
 import { relatedTerms } from './thesaurus.js';
@@ -67,12 +67,12 @@ const SUPERSEDED_FACTOR = 0.5;
  */
 interface LoadedIndex {
   gen: number;
-  shards: Map<string, Promise<MiniSearch<IndexedDoc> | null>>;
-  delta?: { count: number; segment: Promise<MiniSearch<IndexedDoc> | null> };
+  shards: Map<string, Promise<Segment | null>>;
+  delta?: { count: number; segment: Promise<Segment | null> };
 }
 const loaded = new Map<string, LoadedIndex>();
 
-const parse = (read: Promise<string | null>) => read.then((json) => (json === null ? null : loadSegment(json)));
+const parse = (read: Promise<string | null>) => read.then((json) => (json === null ? null : readSegment(json)));
 
 function segmentsOf(dir: string, meta: SearchMeta): Segments {
   const bulk = meta.bulk;

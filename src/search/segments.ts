@@ -1,4 +1,4 @@
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { FIELDS, type AnalysedDoc, type Field } from './documents.js';
 
 /**
@@ -158,8 +158,9 @@ function bulkStats(docs: readonly IndexedDoc[]): BulkStats {
   return { documentCount: docs.length, averageFieldLength: totals.map((t, i) => (counts[i] ? t / (counts[i] as number) : 0)) };
 }
 
-export const loadSegment = (json: string, keep?: (term: string) => boolean): MiniSearch<IndexedDoc> => MiniSearch.loadJSON<IndexedDoc>(json, segmentOptions(keep));
+/** The delta as MiniSearch, to add documents to (queries read segments with readSegment). */
+export const loadDelta = (json: string): MiniSearch<IndexedDoc> => MiniSearch.loadJSON<IndexedDoc>(json, segmentOptions());
 
 export const newDelta = (): MiniSearch<IndexedDoc> => new MiniSearch<IndexedDoc>(segmentOptions());
 
-export type { MiniSearch, SearchOptions };
+export type { MiniSearch };

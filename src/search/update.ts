@@ -8,7 +8,7 @@ import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
 import { analyseDoc, editOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
-import { buildShards, DELTA_MAX, indexedDoc, loadSegment, newDelta, planShards, type IndexedDoc } from './segments.js';
+import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
   appendDocs,
   INDEX_FORMAT,
@@ -153,7 +153,7 @@ async function appendToIndex(dir: string, before: SearchMeta, events: readonly C
   const { docs, attrs } = absorb(meta, events);
   if (docs.length > 0) {
     const json = await readDelta(dir, deltaName(meta));
-    const delta = json === null ? null : loadSegment(json);
+    const delta = json === null ? null : loadDelta(json);
     if (delta === null && countInDelta(meta) > 0) return null;
     const segment = delta ?? newDelta();
     meta.docsBytes = await appendDocs(dir, docs, attrs, meta.docsBytes, meta.count);

@@ -7,9 +7,9 @@ import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-pla
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
-import { scoreSegment, type Candidate } from '../../src/search/score-segment.js';
+import { oneEditApart, readSegment, scoreSegment, type Candidate } from '../../src/search/score-segment.js';
 import { FIELD_BOOST, FIELDS } from '../../src/search/documents.js';
-import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, loadSegment, newDelta, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
+import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, newDelta, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
 import { TermFilter } from '../../src/search/term-filter.js';
 import { lineOf, relatedTerms, synonymsOf } from '../../src/search/thesaurus.js';
@@ -152,7 +152,7 @@ describe('shards', () => {
     const read: string[] = [];
     const segments: Segments = {
       bulk: { ...plan, documentCount: stats.documentCount },
-      shard: async (key) => (read.push(key), files.has(key) ? loadSegment(files.get(key) as string) : null),
+      shard: async (key) => (read.push(key), files.has(key) ? readSegment(files.get(key) as string) : null),
       delta: async () => null,
     };
     const query = { terms: [{ term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true }], concepts: ['postgr'], intents: new Set<EventType>() };
@@ -172,7 +172,7 @@ describe('shards', () => {
     ];
     const built = newDelta();
     built.addAll(docs);
-    const segment = loadSegment(JSON.stringify(built)); // loaded, as shards are
+    const segment = readSegment(JSON.stringify(built));
     const terms = [
       { term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true },
       { term: 'lock', concept: 1, boost: 0.6, prefix: false, fuzzy: false },
@@ -183,7 +183,7 @@ describe('shards', () => {
     scoreSegment(segment, terms, weigh, ours);
 
     const info = new Map(terms.map((t) => [t.term, t]));
-    const theirs = segment.search(terms.map((t) => t.term).join(' '), {
+    const theirs = built.search(terms.map((t) => t.term).join(' '), {
       fields: [...FIELDS],
       boost: { ...FIELD_BOOST },
       prefix: (term) => info.get(term)?.prefix ?? false,
@@ -204,6 +204,16 @@ describe('shards', () => {
     }
     expect(ours.get(14)?.matched).toEqual(['posgr']); // one edit away
     expect(ours.get(11)?.matched).toEqual(['postgresql']); // a longer form
+  });
+
+  it('takes a fuzzy match to be one insertion, deletion or substitution away, as MiniSearch does', () => {
+    expect(oneEditApart('postgr', 'posgr')).toBe(true);
+    expect(oneEditApart('posgr', 'postgr')).toBe(true);
+    expect(oneEditApart('postgr', 'postgx')).toBe(true);
+    expect(oneEditApart('postgr', 'xpostgr')).toBe(true);
+    expect(oneEditApart('postgr', 'postgr')).toBe(false);
+    expect(oneEditApart('postgr', 'potsgr')).toBe(false); // a transposition is two edits
+    expect(oneEditApart('postgr', 'pstgx')).toBe(false);
   });
 });
 
