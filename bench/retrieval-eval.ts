@@ -77,9 +77,10 @@ export async function benchRetrieval() {
   let path = process.env.BENCH_EMBED_PATH;
   let model = process.env.BENCH_EMBED_MODEL ?? 'Xenova/all-MiniLM-L6-v2';
   let note = `hybrid uses ${model} from ${path}`;
+  let generated: string | undefined;
   if (!path) {
     const { writeTinyModel } = await import('../test/helpers/tiny-model.js');
-    path = mkdtempSync(join(tmpdir(), 'cortex-bench-model-'));
+    path = generated = mkdtempSync(join(tmpdir(), 'cortex-bench-model-'));
     model = (await writeTinyModel(path)).modelName;
     note = 'all-MiniLM-L6-v2 cannot be downloaded on this machine: hybrid ran on the tiny test model (random word vectors), so its figures measure the plumbing, not the quality; set BENCH_EMBED_PATH to a side-loaded copy for real ones';
   }
@@ -89,7 +90,11 @@ export async function benchRetrieval() {
     execFileSync(process.execPath, [CLI, 'embed', '--json'], { cwd: dir, stdio: 'ignore' });
   };
   const out: Record<string, unknown> = { note };
-  for (const set of RETRIEVAL_SETS) out[set] = { keyword: evaluateRetrieval(set), hybrid: evaluateRetrieval(set, { setup: embed }) };
+  try {
+    for (const set of RETRIEVAL_SETS) out[set] = { keyword: evaluateRetrieval(set), hybrid: evaluateRetrieval(set, { setup: embed }) };
+  } finally {
+    if (generated) rmSync(generated, { recursive: true, force: true });
+  }
   return out;
 }
 
