@@ -45,9 +45,17 @@ export interface Segment {
 /** MiniSearch's serialisation format this reader understands. */
 const SERIALIZATION_VERSION = 2;
 
+/** A segment file that does not parse as one (damaged on disk, or cut short). */
+export class DamagedSegment extends Error {}
+
 export function readSegment(json: string): Segment {
-  const raw = JSON.parse(json) as AsPlainObject;
-  if (raw.serializationVersion !== SERIALIZATION_VERSION) throw new Error(`search segment in MiniSearch format ${raw.serializationVersion}, expected ${SERIALIZATION_VERSION}`);
+  let raw: AsPlainObject;
+  try {
+    raw = JSON.parse(json) as AsPlainObject;
+  } catch (err) {
+    throw new DamagedSegment(`search segment does not parse: ${(err as Error).message}`);
+  }
+  if (raw?.serializationVersion !== SERIALIZATION_VERSION || !Array.isArray(raw.index)) throw new DamagedSegment(`search segment in MiniSearch format ${raw?.serializationVersion}, expected ${SERIALIZATION_VERSION}`);
   return { documentCount: raw.documentCount, averageFieldLength: raw.averageFieldLength, fieldIds: raw.fieldIds, documentIds: raw.documentIds, fieldLength: raw.fieldLength, terms: new Map(raw.index) };
 }
 

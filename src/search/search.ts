@@ -11,7 +11,7 @@ import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDo
 import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
-import { readSegment, type Segment } from './score-segment.js';
+import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
 import type { TermFilter } from './term-filter.js';
 import { relatedTerms } from './thesaurus.js';
@@ -134,6 +134,21 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
   await loadLexicon();
   let update = options.index ?? (await updateIndex(journal, options.update));
   if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
+  try {
+    return await searchIndex(journal, request, options, update);
+  } catch (err) {
+    if (!(err instanceof DamagedSegment)) throw err;
+    // The index is derived from the journal, so a damaged file costs a rebuild, nothing more:
+    // here, or for a hook (which has a budget) in the background, answering nothing meanwhile.
+    loaded.delete(update.dir);
+    if (options.update?.maxInline !== undefined && startInBackground(['reindex', '--quiet'], backgroundOf(journal))) {
+      return { hits: [], plan: planQuery(request.query), stale: true, indexed: 0, conceptDocs: [], hybrid: false };
+    }
+    return await searchIndex(journal, request, options, await updateIndex(journal, { rebuild: true }));
+  }
+}
+
+async function searchIndex(journal: Journal, request: SearchRequest, options: SearchOptions, update: UpdateResult): Promise<SearchOutcome> {
   const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta ?? null) });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
@@ -216,6 +231,6 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Fold an oversized delta into the shards without making this caller wait (false: do it here). */
-const compactInBackground = (journal: Journal): boolean =>
-  startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
+const backgroundOf = (journal: Journal) => ({ cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
+const compactInBackground = (journal: Journal): boolean => startInBackground(['reindex', '--compact', '--quiet'], backgroundOf(journal));
 

@@ -139,6 +139,8 @@ describe('cortex search', () => {
     expect(search(dir, 'job queue').map((h) => h.id)).toEqual(before.map((h) => h.id));
     writeFileSync(join(index, 'attrs.bin'), ''); // the attribute table cut short
     expect(search(dir, 'job queue').map((h) => h.id)).toEqual(before.map((h) => h.id));
+    for (const f of readdirSync(index)) if (f.startsWith('delta-')) writeFileSync(join(index, f), '{"documentCount":3,'); // a segment cut short
+    expect(search(dir, 'job queue').map((h) => h.id)).toEqual(before.map((h) => h.id));
     for (const f of readdirSync(index)) if (f.startsWith('delta-')) rmSync(join(index, f));
     remember(dir, 'Another job queue memory', '-t', 'learned');
     expect(search(dir, 'job queue')).toHaveLength(before.length + 1);
