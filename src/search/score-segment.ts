@@ -13,10 +13,11 @@ import type { QueryTerm } from './query-plan.js';
  *   broad terms matches thousands of documents at 100K events, and that bookkeeping (with the
  *   collections it leaves to the GC) was two thirds of the query time.
  *
- * So each posting's score goes straight into the caller's candidates, computed exactly as
- * `search` would: field, term and document boosts, prefix and one-edit fuzzy matches weighted as
- * MiniSearch weighs them, BM25 with its defaults. A test in search-core.test.ts holds the two to
- * the same scores, so a MiniSearch upgrade that changes them fails there, not silently.
+ * So each posting's score goes straight into the caller's candidates, computed as `search`
+ * would, to the last bits of rounding: field, term and document boosts, prefix and one-edit fuzzy
+ * matches weighted as MiniSearch weighs them, BM25 with its defaults. A test in
+ * search-core.test.ts holds the two to the same scores, so a MiniSearch upgrade that changes them
+ * fails there, not silently.
  */
 export interface Candidate {
   o: number;
@@ -55,7 +56,10 @@ export function readSegment(json: string): Segment {
   } catch (err) {
     throw new DamagedSegment(`search segment does not parse: ${(err as Error).message}`);
   }
-  if (raw?.serializationVersion !== SERIALIZATION_VERSION || !Array.isArray(raw.index)) throw new DamagedSegment(`search segment in MiniSearch format ${raw?.serializationVersion}, expected ${SERIALIZATION_VERSION}`);
+  const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+  if (!isObject(raw) || !Array.isArray(raw.index) || ![raw.documentIds, raw.fieldLength, raw.fieldIds].every(isObject)) throw new DamagedSegment('search segment is not a MiniSearch index');
+  // Not damage: a MiniSearch upgrade changed its format, and rebuilding would write the same again.
+  if (raw.serializationVersion !== SERIALIZATION_VERSION) throw new Error(`search segments are MiniSearch serialisation ${raw.serializationVersion}; score-segment.ts reads ${SERIALIZATION_VERSION}`);
   return { documentCount: raw.documentCount, averageFieldLength: raw.averageFieldLength, fieldIds: raw.fieldIds, documentIds: raw.documentIds, fieldLength: raw.fieldLength, terms: new Map(raw.index) };
 }
 

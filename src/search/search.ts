@@ -12,7 +12,7 @@ import { vectorsDir } from './embeddings/vectors.js';
 import { runQuery, type Candidate, type Segments } from './engine.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
-import { readAttrs, readDelta, readDocs, readShard, readTermFilter, type AttrTable, type SearchMeta } from './store.js';
+import { readAttrs, readDelta, readDocs, readShard, readTermFilter, resetIndex, type AttrTable, type SearchMeta } from './store.js';
 import type { TermFilter } from './term-filter.js';
 import { relatedTerms } from './thesaurus.js';
 import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
@@ -114,6 +114,8 @@ export interface SearchOptions {
   view?: BranchView;
   /** Try thesaurus synonyms for words the journal never uses (default true; recall passes false). */
   thesaurus?: boolean;
+  /** The caller is a hook, with a time budget: a damaged index is rebuilt in the background, not here. */
+  inHook?: boolean;
 }
 
 let filterCache: { dir: string; count: number; filter: TermFilter | null } | undefined;
@@ -138,14 +140,23 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
     return await searchIndex(journal, request, options, update);
   } catch (err) {
     if (!(err instanceof DamagedSegment)) throw err;
-    // The index is derived from the journal, so a damaged file costs a rebuild, nothing more:
-    // here, or for a hook (which has a budget) in the background, answering nothing meanwhile.
-    loaded.delete(update.dir);
-    if (options.update?.maxInline !== undefined && startInBackground(['reindex', '--quiet'], backgroundOf(journal))) {
+    // The index is derived from the journal, so a damaged file costs a rebuild, nothing more. The
+    // index is dropped and built again: here, or for a hook (which has a budget) in the
+    // background, answering nothing meanwhile. Several hooks may each start one; the first
+    // rebuilds and the others, waiting on its lock, find the index up to date.
+    forgetLoaded(update.dir);
+    await resetIndex(update.dir);
+    if (options.inHook && startInBackground(['reindex', '--compact', '--quiet'], backgroundOf(journal))) {
       return { hits: [], plan: planQuery(request.query), stale: true, indexed: 0, conceptDocs: [], hybrid: false };
     }
-    return await searchIndex(journal, request, options, await updateIndex(journal, { rebuild: true }));
+    return await searchIndex(journal, request, options, await updateIndex(journal));
   }
+}
+
+function forgetLoaded(dir: string): void {
+  loaded.delete(dir);
+  attrCache = undefined;
+  filterCache = undefined;
 }
 
 async function searchIndex(journal: Journal, request: SearchRequest, options: SearchOptions, update: UpdateResult): Promise<SearchOutcome> {

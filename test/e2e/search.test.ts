@@ -144,6 +144,9 @@ describe('cortex search', () => {
     for (const f of readdirSync(index)) if (f.startsWith('delta-')) rmSync(join(index, f));
     remember(dir, 'Another job queue memory', '-t', 'learned');
     expect(search(dir, 'job queue')).toHaveLength(before.length + 1);
+    for (const f of readdirSync(index)) if (f.startsWith('delta-')) writeFileSync(join(index, f), '{"documentCount":4,'); // cut short, then appended to
+    remember(dir, 'A third job queue memory', '-t', 'learned');
+    expect(search(dir, 'job queue')).toHaveLength(before.length + 2);
   });
 
   it('is aligned with the branch: a feature branch\'s memory shows on main once merged; --all shows it anywhere', () => {
