@@ -29,6 +29,11 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.-]*/gu;
 const SEPARATORS = /[_.-]+/;
 /** Lower-to-upper and letter-to-digit boundaries inside an identifier: useAuthToken, HTTPServer, oauth2Client. */
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+/**
+ * "APIs", "URLs", "PRs": the plural of an acronym, not an identifier "AP" + "Is". Taken as the
+ * lowercase word a query gives ("apis" → api; "ids" stays ids, unstemmed like every short word).
+ */
+const PLURAL_ACRONYM = /^\p{Lu}{2,}s$/u;
 const MAX_TERM = 64;
 
 /** A word as typed → its term, or null for a stopword. Digits and short words are not stemmed. */
@@ -36,8 +41,47 @@ export function termOf(word: string): string | null {
   const w = word.toLowerCase();
   if (w.length === 0 || w.length > MAX_TERM || STOPWORDS.has(w)) return null;
   if (w.length <= 3 || !/^\p{L}+$/u.test(w)) return w;
-  const stem = stemmer(w);
+  const stem = stemOf(w);
   return STOPWORDS.has(stem) ? null : stem; // "getting" is as empty as "get"
+}
+
+/**
+ * Porter's stem, with its two kinds of error that matter in software notes put right:
+ *
+ * - It conflates some words the notes keep apart: "customer" and "custom", "authorization" and
+ *   "author", "production" and "product", "internal" and "international", "experiment" and
+ *   "experience", "generic" and "generate". Those families get stems of their own.
+ * - It turns a final y into i ("deploy" → deploi) but not when a suffix follows ("deployment" →
+ *   deploy), so the two never met. An i that came from a y is put back ("retries" → retry, the
+ *   term of "retry"); one the word itself ends in is kept (wiki, emoji, "APIs" → api).
+ */
+const OWN_STEMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    customer: 'customer customers',
+    authoriz: 'authorization authorizations authorisation authorisations authorize authorized authorizes authorizing authorise authorised authorises authorising authorizer authorizers',
+    unauthoriz: 'unauthorized unauthorised',
+    production: 'production productions',
+    internal: 'internal internally internals internalize internalized internalise internalised',
+    internation: 'international internationally internationalization internationalisation',
+    experiment: 'experiment experiments experimental experimentation experimented experimenting',
+    generic: 'generic generics generically',
+    generat: 'generate generated generates generating generation generations generator generators generative generational',
+    integrity: 'integrity',
+    business: 'business businesses',
+    news: 'news',
+    community: 'community communities',
+    queue: 'queue queues queued queuing queueing',
+    enqueue: 'enqueue enqueues enqueued enqueuing enqueueing',
+    dequeue: 'dequeue dequeues dequeued dequeuing dequeueing',
+    requeue: 'requeue requeues requeued requeuing requeueing',
+  }).flatMap(([stem, words]) => words.split(' ').map((w) => [w, stem] as const)),
+);
+
+function stemOf(word: string): string {
+  const own = OWN_STEMS.get(word);
+  if (own) return own;
+  const stem = stemmer(word);
+  return stem.length >= 3 && stem.endsWith('i') && !/is?$/.test(word) ? `${stem.slice(0, -1)}y` : stem;
 }
 
 /** The words of a text, as written (for highlighting) with the terms each gives. */
@@ -51,7 +95,10 @@ export function analyzeWords(text: string): Array<{ word: string; index: number;
 }
 
 function termsOfWord(word: string): string[] {
-  const parts = word.split(SEPARATORS).flatMap((p) => p.split(CAMEL)).filter((p) => p.length > 0);
+  const parts = word
+    .split(SEPARATORS)
+    .flatMap((p) => (PLURAL_ACRONYM.test(p) ? [p.toLowerCase()] : p.split(CAMEL)))
+    .filter((p) => p.length > 0);
   const terms: string[] = [];
   for (const part of parts) {
     const term = termOf(part);

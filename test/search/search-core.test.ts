@@ -24,6 +24,27 @@ describe('analysis', () => {
     expect(analyze('what is the')).toEqual([]);
   });
 
+  it('brings together what Porter keeps apart: "deploy" meets "deployment", "queue" meets "queued"', () => {
+    for (const form of ['deploys', 'deployed', 'deploying', 'deployment']) expect(analyze(form)).toEqual(analyze('deploy'));
+    expect(analyze('queued')).toEqual(analyze('queue'));
+    expect(analyze('policies')).toEqual(analyze('policy'));
+    expect(analyze('apis')).toEqual(analyze('api')); // three-letter words are not stemmed: a plural's stem must stay as it is
+    expect(analyze('APIs')).toEqual(analyze('api')); // a plural acronym is one word, not "AP" and "Is"
+    expect(analyze('URLs and IDs')).toEqual(analyze('urls and ids')); // what the query, lowercased, gives
+    expect(analyze('user_IDs')).toEqual(analyze('user_ids'));
+    expect(analyze('retries tried')).toEqual(analyze('retry try'));
+    expect(analyze('wiki emojis')).toEqual(['wiki', 'emoji']); // an i of the word's own stays
+  });
+
+  it('keeps apart what Porter conflates: a customer is not custom, authorization is not an author', () => {
+    expect(analyze('customer')).not.toEqual(analyze('custom'));
+    expect(analyze('customers')).toEqual(analyze('customer'));
+    expect(analyze('authorized')).toEqual(analyze('authorization'));
+    expect(analyze('authorization')).not.toEqual(analyze('author'));
+    expect(analyze('production')).not.toEqual(analyze('product'));
+    expect(analyze('internal')).not.toEqual(analyze('international'));
+  });
+
   it('splits identifiers into parts and also keeps them whole', () => {
     expect(analyze('getUserName')).toEqual(['user', 'name', 'getusername']);
     expect(analyze('package.json')).toEqual(['packag', 'json', 'packagejson']);
@@ -262,9 +283,9 @@ const hit = (over: Partial<SearchHit>): SearchHit => ({
 describe('recall', () => {
   it('offers a rejected approach the prompt is about to revisit, first, with its reason', () => {
     const plan = planQuery('lets store sessions in redis');
-    const concepts = (...words: string[]) => words.map((w) => plan.concepts.indexOf(w)).filter((k) => k >= 0);
-    const rejected = hit({ id: 'r', type: 'approach_rejected', content: 'Redis for sessions', reason: 'one more service to run', concepts: concepts('redi', 'session') });
-    const decision = hit({ id: 'd', content: 'Sessions live in signed cookies', score: 9, concepts: concepts('session', 'store') });
+    const concepts = (...words: string[]) => words.map((w) => plan.concepts.indexOf(analyze(w)[0] as string)).filter((k) => k >= 0);
+    const rejected = hit({ id: 'r', type: 'approach_rejected', content: 'Redis for sessions', reason: 'one more service to run', concepts: concepts('redis', 'sessions') });
+    const decision = hit({ id: 'd', content: 'Sessions live in signed cookies', score: 9, concepts: concepts('sessions', 'store') });
     const picked = selectRecall({ hits: [decision, rejected], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
     expect(picked.map((h) => h.id)).toEqual(['r', 'd']);
     expect(renderRecall(picked, 2000)).toContain('Previously rejected: Redis for sessions — because one more service to run');
@@ -288,7 +309,7 @@ describe('recall', () => {
 describe('snippets', () => {
   it('marks the words that matched and windows long text around the first match', () => {
     const text = `${'filler '.repeat(60)}the advisory lock was held too long ${'tail '.repeat(40)}`;
-    const shown = snippet(text, new Set(['advisori', 'lock']), (w) => `[${w}]`);
+    const shown = snippet(text, new Set(analyze('advisory lock')), (w) => `[${w}]`);
     expect(shown).toContain('[advisory] [lock]');
     expect(shown.startsWith('…')).toBe(true);
     expect(shown.length).toBeLessThan(200);
