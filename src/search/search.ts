@@ -149,7 +149,7 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
     if (options.inHook && startInBackground(['reindex', '--compact', '--quiet'], backgroundOf(journal))) {
       return { hits: [], plan: planQuery(request.query), stale: true, indexed: 0, conceptDocs: [], hybrid: false };
     }
-    return await searchIndex(journal, request, options, await updateIndex(journal));
+    return await searchIndex(journal, request, options, await updateIndex(journal, { onProgress: options.update?.onProgress }));
   }
 }
 

@@ -7,7 +7,7 @@ import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-pla
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
-import { oneEditApart, readSegment, scoreSegment, type Candidate } from '../../src/search/score-segment.js';
+import { DamagedSegment, oneEditApart, readSegment, scoreSegment, type Candidate } from '../../src/search/score-segment.js';
 import { FIELD_BOOST, FIELDS } from '../../src/search/documents.js';
 import { buildShards, cappedTermFactor, frequentKey, FREQUENT_CAP, newDelta, planShards, shardCountFor, shardOf, type IndexedDoc } from '../../src/search/segments.js';
 import { snippet } from '../../src/search/snippet.js';
@@ -225,6 +225,17 @@ describe('shards', () => {
     }
     expect(ours.get(14)?.matched).toEqual(['posgr']); // one edit away
     expect(ours.get(11)?.matched).toEqual(['postgresql']); // a longer form
+  });
+
+  it('tells a damaged segment file (rebuilt from the journal) from one of another MiniSearch format (a bug to fix)', () => {
+    const built = newDelta();
+    built.addAll([{ o: 1, content: 'lock' }]);
+    const json = JSON.stringify(built);
+    expect(() => readSegment(json.slice(0, 40))).toThrow(DamagedSegment);
+    expect(() => readSegment('{"index":[]}')).toThrow(DamagedSegment);
+    const otherFormat = () => readSegment(json.replace('"serializationVersion":2', '"serializationVersion":3'));
+    expect(otherFormat).toThrow(/serialisation 3/);
+    expect(otherFormat).not.toThrow(DamagedSegment);
   });
 
   it('takes a fuzzy match to be one insertion, deletion or substitution away, as MiniSearch does', () => {
