@@ -1,9 +1,7 @@
-import { startInBackground } from '../background.js';
-import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
 import { RECALLED_TYPES } from '../search/documents.js';
 import { renderRecall, selectRecall } from '../search/recall.js';
-import { searchMemory } from '../search/search.js';
+import { catchUpInBackground, searchMemory } from '../search/search.js';
 import { updateIndex } from '../search/update.js';
 import { readSettings } from '../workspace/settings.js';
 
@@ -21,7 +19,7 @@ export async function recallForPrompt(journal: Journal, prompt: string, session:
   const types = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['types'];
   const update = { maxInline: INLINE_EVENTS, waitMs: 100 };
   let index = await updateIndex(journal, update);
-  if (index.stale && !startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) })) {
+  if (index.stale && !catchUpInBackground(journal)) {
     index = await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
   }
   const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { index, inHook: true, vectors: false, thesaurus: false });

@@ -135,7 +135,7 @@ function relatedIn(dir: string, meta: SearchMeta | null): ((word: string, term: 
 export async function searchMemory(journal: Journal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchOutcome> {
   await loadLexicon();
   let update = options.index ?? (await updateIndex(journal, options.update));
-  if (update.wantsCompaction && !compactInBackground(journal)) update = await updateIndex(journal, { compact: true });
+  if (update.wantsCompaction && !catchUpInBackground(journal)) update = await updateIndex(journal, { compact: true });
   try {
     return await searchIndex(journal, request, options, update);
   } catch (err) {
@@ -146,8 +146,9 @@ export async function searchMemory(journal: Journal, request: SearchRequest, opt
     // rebuilds and the others, waiting on its lock, find the index up to date.
     forgetLoaded(update.dir);
     await resetIndex(update.dir);
-    if (options.inHook && startInBackground(['reindex', '--compact', '--quiet'], backgroundOf(journal))) {
-      return { hits: [], plan: planQuery(request.query), stale: true, indexed: 0, conceptDocs: [], hybrid: false };
+    if (options.inHook && catchUpInBackground(journal)) {
+      const plan = planQuery(request.query);
+      return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };
     }
     return await searchIndex(journal, request, options, await updateIndex(journal, { onProgress: options.update?.onProgress }));
   }
@@ -220,7 +221,7 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
       const key = `${doc.type}\u0000${normalizeText(doc.content)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...new Set(c.matched)], concepts: [...c.concepts] };
+      const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched], concepts: [...c.concepts] };
       const by = options.superseded.get(doc.id);
       if (by !== undefined) {
         hit.superseded = true;
@@ -241,7 +242,10 @@ function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[],
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Fold an oversized delta into the shards without making this caller wait (false: do it here). */
-const backgroundOf = (journal: Journal) => ({ cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
-const compactInBackground = (journal: Journal): boolean => startInBackground(['reindex', '--compact', '--quiet'], backgroundOf(journal));
+/**
+ * Bring the index up to the journal's tip, building it if it is missing and folding an oversized
+ * delta, without making this caller wait (false: the caller must do it itself).
+ */
+export const catchUpInBackground = (journal: Journal): boolean =>
+  startInBackground(['reindex', '--compact', '--quiet'], { cwd: journal.repo.workTree ?? journal.repo.gitDir, cortexDir: cortexDir(journal.repo) });
 

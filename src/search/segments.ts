@@ -158,8 +158,17 @@ function bulkStats(docs: readonly IndexedDoc[]): BulkStats {
   return { documentCount: docs.length, averageFieldLength: totals.map((t, i) => (counts[i] ? t / (counts[i] as number) : 0)) };
 }
 
-/** The delta as MiniSearch, to add documents to (queries read segments with readSegment). */
-export const loadDelta = (json: string): MiniSearch<IndexedDoc> => MiniSearch.loadJSON<IndexedDoc>(json, segmentOptions());
+/**
+ * The delta as MiniSearch, to add documents to (queries read segments with readSegment); null
+ * when the file is damaged (cut short, say), which the caller treats as a lost delta.
+ */
+export function loadDelta(json: string): MiniSearch<IndexedDoc> | null {
+  try {
+    return MiniSearch.loadJSON<IndexedDoc>(json, segmentOptions());
+  } catch {
+    return null;
+  }
+}
 
 export const newDelta = (): MiniSearch<IndexedDoc> => new MiniSearch<IndexedDoc>(segmentOptions());
 

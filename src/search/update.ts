@@ -148,21 +148,12 @@ async function rebuild(dir: string, events: readonly CortexEvent[], tip: string 
   return compact(dir, meta, onProgress, docs);
 }
 
-/** The delta to append to; null when it is damaged (cut short, say), as when it is lost. */
-function parseDelta(json: string): ReturnType<typeof loadDelta> | null {
-  try {
-    return loadDelta(json);
-  } catch {
-    return null;
-  }
-}
-
 async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null): Promise<SearchMeta | null> {
   const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites] };
   const { docs, attrs } = absorb(meta, events);
   if (docs.length > 0) {
     const json = await readDelta(dir, deltaName(meta));
-    const delta = json === null ? null : parseDelta(json);
+    const delta = json === null ? null : loadDelta(json);
     if (delta === null && countInDelta(meta) > 0) return null;
     const segment = delta ?? newDelta();
     meta.docsBytes = await appendDocs(dir, docs, attrs, meta.docsBytes, meta.count);
