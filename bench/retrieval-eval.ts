@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { hubCacheDir, locateModel } from '../src/search/embeddings/locate-model.js';
+import { modelCacheDir } from '../src/search/embeddings/model.js';
 import { benchRepo, CLI } from './fixtures.js';
 
 /**
@@ -69,13 +71,18 @@ export function evaluateRetrieval(set: string, options: { env?: NodeJS.ProcessEn
 /** dev is tuned against; the test sets are held out (written blind to the engine and its vocabulary). */
 export const RETRIEVAL_SETS = ['dev', 'test', 'test-mobile', 'test-platform', 'test-market', 'test-ml', 'test-desktop', 'test-helpdesk'];
 
-/** Keyword-only and hybrid figures on every set (hybrid: the model in BENCH_EMBED_PATH, else the tiny test model). */
+/**
+ * Keyword-only and hybrid figures on every set. Hybrid uses the model in BENCH_EMBED_PATH, else
+ * all-MiniLM-L6-v2 where Cortex would find it (its model cache, the Hugging Face hub cache), else
+ * the tiny test model.
+ */
 export async function benchRetrieval() {
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
-  let path = process.env.BENCH_EMBED_PATH;
   let model = process.env.BENCH_EMBED_MODEL ?? 'Xenova/all-MiniLM-L6-v2';
+  const cached = locateModel(model, [modelCacheDir(), hubCacheDir()]);
+  let path = process.env.BENCH_EMBED_PATH ?? (cached ? join(cached.parent, cached.id) : undefined);
   let note = `hybrid uses ${model} from ${path}`;
   let generated: string | undefined;
   if (!path) {

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexJson } from '../helpers/cli.js';
@@ -77,5 +77,32 @@ describe('cortex embed and hybrid search', () => {
     expect(embed.stderr.trim().split('\n')).toHaveLength(1);
     expect(embed.stderr).toMatch(/cortex embed --download|cortex.embedPath/);
     expect(existsSync(join(dir, '.git', 'cortex', 'vectors', 'vectors.bin'))).toBe(true); // nothing lost
+  });
+
+  it('loads a side-loaded copy as it was left: embedPath naming the model folder with quantised weights only, or a Hugging Face hub snapshot', async () => {
+    const { dir, models, modelName } = await repoWithModel();
+    const { id } = remember(dir, 'the worker queue retry uses a timeout', 'decision');
+    remember(dir, 'the page button style uses css');
+    const folder = join(models, modelName);
+    renameSync(join(folder, 'onnx', 'model.onnx'), join(folder, 'onnx', 'model_quantized.onnx'));
+    git(dir, 'config', 'cortex.embedPath', folder);
+    expect(cortexJson<{ embedded: number }>(dir, ['embed']).embedded).toBe(2);
+    expect(cortexJson<HitJson[]>(dir, ['search', 'worker retry timeout'])[0]).toMatchObject({ id, score: expect.any(Number) });
+
+    const hub = tempDir('cortex-hub-');
+    const snapshot = join(hub, `models--someone--${modelName}`, 'snapshots', '0123abcd');
+    mkdirSync(join(snapshot, '..'), { recursive: true });
+    renameSync(folder, snapshot);
+    renameSync(join(snapshot, 'onnx', 'model_quantized.onnx'), join(snapshot, 'model.onnx')); // weights at the top, as some exports leave them
+    git(dir, 'config', '--unset', 'cortex.embedPath');
+    git(dir, 'config', 'cortex.embedModel', `someone/${modelName}`);
+    const embed = cortex(dir, ['embed', '--json'], { env: { HF_HUB_CACHE: hub } });
+    expect(embed.stderr).toBe('');
+    expect(JSON.parse(embed.stdout)).toMatchObject({ embedded: 2 }); // another model name: every memory again
+    const hybrid = cortex(dir, ['search', 'worker retry timeout', '--json'], { env: { HF_HUB_CACHE: hub } });
+    expect(hybrid.stderr).toBe('');
+    const [top] = JSON.parse(hybrid.stdout) as HitJson[];
+    expect(top?.id).toBe(id);
+    expect(top?.score).toBeLessThan(1); // fused with the vectors, not keyword-only
   });
 });

@@ -9,3 +9,7 @@ delete process.env.GIT_WORK_TREE;
 // Hooks do their .cortex/ regeneration in process during tests, so no background process outlives
 // a test and writes into a temp repository being deleted (the test of the background path opts out).
 process.env.CORTEX_FOREGROUND = '1';
+
+// Nor a developer's downloaded embedding models: the embedding tests write their own.
+process.env.CORTEX_MODEL_CACHE = '/nonexistent/cortex-models';
+process.env.HF_HUB_CACHE = '/nonexistent/hf-hub';
