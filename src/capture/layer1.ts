@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
 import type { Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
 import type { TranscriptItem } from './transcript.js';
@@ -35,10 +36,11 @@ const REJECTED_BY_USER = /doesn't want to proceed|user rejected|was rejected|per
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x : undefined);
 
 export function relativePath(path: string, cwd: string | null): string {
-  let p = path.replace(/\\/g, '/');
+  // Normalised first, so `/repo/./src/../src/a.ts` and `src/a.ts` are one file.
+  let p = posix.normalize(path.replace(/\\/g, '/'));
   if (cwd) {
-    const root = cwd.replace(/\\/g, '/').replace(/\/+$/, '');
-    if (p === root) return '.';
+    const root = posix.normalize(cwd.replace(/\\/g, '/')).replace(/\/+$/, '');
+    if (p.replace(/\/+$/, '') === root) return '.';
     if (p.startsWith(`${root}/`)) p = p.slice(root.length + 1);
   }
   return p.replace(/^\.\//, '');
@@ -59,6 +61,12 @@ function findPlan(plans: PlanState[], texts: string[]): PlanState | undefined {
     if (shared > 0 && shared >= Math.min(plan.steps.length, texts.length) / 2) return plan;
   }
   return undefined;
+}
+
+/** Whether two step lists hold the same steps, in any order. */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  const keys = new Set(a.map(normalize));
+  return a.length === b.length && b.every((t) => keys.has(normalize(t)));
 }
 
 interface Todo {
@@ -84,14 +92,16 @@ function planFromTodos(state: SessionPlans, todos: Todo[], session: string, ts: 
     plan = { id: planId(`${session}\u0000${state.plans.length}\u0000${texts.join('\n')}`), steps: [...texts], done: texts.map(() => false) };
     state.plans.push(plan);
     out.push({ type: 'plan_created', content: tidy(`Plan: ${texts.join('; ')}`), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, steps: [...texts] }, ts });
+  } else if (!sameItems(plan.steps, texts)) {
+    // The list gained, lost or renamed steps: the plan written again under its id, which the
+    // projection reads as a revision (what was done is kept, what is new is added).
+    const done = new Set(plan.steps.filter((_, i) => plan?.done[i]).map(normalize));
+    plan.steps = [...texts];
+    plan.done = texts.map((t) => done.has(normalize(t)));
+    out.push({ type: 'plan_created', content: tidy(`Plan: ${texts.join('; ')}`), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, steps: [...texts] }, ts });
   }
   for (const todo of todos) {
-    let index = plan.steps.findIndex((s) => normalize(s) === normalize(todo.content));
-    if (index === -1) {
-      plan.steps.push(todo.content);
-      plan.done.push(false);
-      index = plan.steps.length - 1;
-    }
+    const index = plan.steps.findIndex((s) => normalize(s) === normalize(todo.content));
     if (todo.status === 'completed' && !plan.done[index]) {
       plan.done[index] = true;
       out.push({ type: 'plan_step_completed', content: tidy(todo.content), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, step: index + 1 }, ts });
@@ -161,6 +171,7 @@ export function extractToolCalls(items: readonly TranscriptItem[], cwd: string |
       const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
       if (!path || failed(result)) continue;
       const rel = relativePath(path, cwd);
+      if (rel === '.' || rel.endsWith('/')) continue; // a folder is not an edit
       out.push({ type: 'file_modified', content: `Modified ${rel}`, confidence: 1, provenance, meta: { path: rel, tool: item.name }, ts: item.ts });
     } else if (READ_TOOLS.has(item.name) || SEARCH_TOOLS.has(item.name)) {
       const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);

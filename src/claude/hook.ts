@@ -59,7 +59,8 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
       if (!name) return { summary: 'no tool name' };
       const id = str(payload.tool_use_id) ?? `hook-${Date.now()}`;
       const response = payload.tool_response;
-      const failedResponse = typeof response === 'object' && response !== null && (response as Payload).success === false;
+      // An object says so in `success`; a string response is an error message when it reads as one.
+      const failedResponse = typeof response === 'object' && response !== null ? (response as Payload).success === false : typeof response === 'string' && /^\s*(?:<tool_use_error>|error\b)/i.test(response);
       const lines = [
         JSON.stringify({ type: 'assistant', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), message: { id, role: 'assistant', content: [{ type: 'tool_use', id, name, input: payload.tool_input ?? {} }] } }),
         JSON.stringify({ type: 'user', sessionId: session, cwd: payload.cwd, timestamp: new Date().toISOString(), toolUseResult: response, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: failedResponse, content: '' }] } }),

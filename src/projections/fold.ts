@@ -242,9 +242,18 @@ function foldPlan(book: PlanBook, e: CortexEvent): void {
   const rawId = str(e.meta.plan_id) ?? (e.type === 'plan_created' ? e.id : undefined);
   const planId = rawId ? book.aliases.get(rawId) ?? rawId : undefined;
   // A step or a close without a plan id belongs to the plan most recently worked on.
-  const plan = planId ? book.plans.get(planId) : [...book.plans.values()].filter((p) => !p.complete).sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
+  const plan = planId ? book.plans.get(planId) : latestOpenPlan(book);
   if (e.type === 'plan_created') {
     const steps = Array.isArray(e.meta.steps) ? e.meta.steps.map((s) => str(s)).filter((s): s is string => s !== undefined) : [];
+    // A `[MEMORY: todo]` is one more step of the plan in progress, not a plan that replaces it.
+    const open = e.meta.tag === 'todo' && !plan ? latestOpenPlan(book) : undefined;
+    if (open) {
+      book.aliases.set(planId as string, open.id);
+      const text = steps[0] ?? e.content;
+      if (!open.steps.some((s) => normalizeText(s.text) === normalizeText(text))) open.steps.push({ text, done: false });
+      if (e.ts > open.updated) open.updated = e.ts;
+      return;
+    }
     const continued = plan ?? [...book.plans.values()].find((p) => !p.complete && sameSteps(steps, p.steps));
     if (!continued) {
       book.plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null });
@@ -282,6 +291,11 @@ function foldPlan(book: PlanBook, e: CortexEvent): void {
     index = plan.steps.length - 1;
   }
   (plan.steps[index] as PlanStep).done = true;
+}
+
+/** The open plan most recently worked on. */
+function latestOpenPlan(book: PlanBook): PlanState | undefined {
+  return [...book.plans.values()].filter((p) => !p.complete).sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
 }
 
 function finishPlan(plan: PlanState): PlanState {

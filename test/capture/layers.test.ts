@@ -122,6 +122,21 @@ describe('layer 1: tool calls', () => {
     ]);
   });
 
+  it('names a file one way however the path was spelled, and an edit of a folder is no file change', () => {
+    const text = session([
+      toolUse('t1', 'Edit', { file_path: '/repo/./src/../src/a.ts', old_string: 'x', new_string: 'y' }),
+      toolResult('t1', 'ok'),
+      toolUse('t2', 'Write', { file_path: '/repo//lib/b.ts', content: '' }),
+      toolResult('t2', 'ok'),
+      toolUse('t3', 'Edit', { file_path: '/repo/', old_string: 'x', new_string: 'y' }),
+      toolResult('t3', 'ok'),
+    ]);
+    expect(extractCandidates(text).candidates.map((c) => [c.type, c.content, c.meta.path])).toEqual([
+      ['file_modified', 'Modified src/a.ts', 'src/a.ts'],
+      ['file_modified', 'Modified lib/b.ts', 'lib/b.ts'],
+    ]);
+  });
+
   it('keeps a todo list as one plan across updates and attaches progress to it', () => {
     const todos = (statuses: string[]) => ({ todos: ['Write the schema', 'Add the endpoint', 'Document it'].map((content, i) => ({ content, status: statuses[i], activeForm: content })) });
     const text = session([
@@ -140,6 +155,30 @@ describe('layer 1: tool calls', () => {
     expect(steps.map((s) => [s.meta.plan_id, s.meta.step, s.content])).toEqual([
       [created[0]?.meta.plan_id, 1, 'Write the schema'],
       [created[0]?.meta.plan_id, 2, 'Add the endpoint'],
+    ]);
+  });
+
+  it('writes the plan again under its id when the todo list gains or renames steps, so no step is lost', () => {
+    const todos = (items: Array<[string, string]>) => ({ todos: items.map(([content, status]) => ({ content, status, activeForm: content })) });
+    const events = extractCandidates(
+      session([
+        toolUse('a', 'TodoWrite', todos([['Add the table', 'in_progress'], ['Wire the API', 'pending']])),
+        toolResult('a', 'ok'),
+        toolUse('b', 'TodoWrite', todos([['Add the table', 'completed'], ['Wire the API, with paging', 'completed'], ['Write the docs', 'pending']])),
+        toolResult('b', 'ok'),
+        toolUse('c', 'TodoWrite', todos([['Add the table', 'completed'], ['Wire the API, with paging', 'completed'], ['Write the docs', 'pending']])),
+        toolResult('c', 'ok'),
+      ]),
+    ).candidates;
+    const created = events.filter((e) => e.type === 'plan_created');
+    expect(created.map((e) => e.meta.steps)).toEqual([
+      ['Add the table', 'Wire the API'],
+      ['Add the table', 'Wire the API, with paging', 'Write the docs'],
+    ]); // the third list changed only statuses: nothing written again
+    expect(new Set(created.map((e) => e.meta.plan_id)).size).toBe(1);
+    expect(events.filter((e) => e.type === 'plan_step_completed').map((e) => [e.meta.step, e.content])).toEqual([
+      [1, 'Add the table'],
+      [2, 'Wire the API, with paging'],
     ]);
   });
 

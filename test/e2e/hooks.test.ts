@@ -166,6 +166,16 @@ describe('cortex hook post-tool-use and user-prompt-submit', () => {
     expect(cortexJson<CortexEvent[]>(dir, ['log'])).toMatchObject([{ type: 'file_modified', meta: { path: 'lib/x.py' } }]);
   });
 
+  it('records no edit when the tool answered with an error', () => {
+    const dir = tempRepo();
+    const payload = (response: unknown) => JSON.stringify({ session_id: 's', transcript_path: '/none', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, 'a.ts'), old_string: 'x', new_string: 'y' }, tool_response: response, tool_use_id: `t-${String(response).length}` });
+    expect(cortex(dir, ['hook', 'PostToolUse'], { input: payload('Error: String to replace not found in file.') }).code).toBe(0);
+    expect(cortex(dir, ['hook', 'PostToolUse'], { input: payload('<tool_use_error>File has not been read yet.</tool_use_error>') }).code).toBe(0);
+    expect(journalLines(dir)).toBe(0);
+    expect(cortex(dir, ['hook', 'PostToolUse'], { input: payload('The file a.ts has been updated.') }).code).toBe(0);
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.meta.path)).toEqual(['a.ts']);
+  });
+
   it('stores tags and stated preferences from a prompt, and nothing from an ordinary one', () => {
     const dir = tempRepo();
     const prompt = (text: string) => JSON.stringify({ session_id: 's', transcript_path: '/none', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text });

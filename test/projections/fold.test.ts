@@ -102,6 +102,16 @@ describe('foldMemory: plans', () => {
     expect(fold([done, created]).activePlan).toMatchObject({ id: 'p', current: 1 });
   });
 
+  it('a [MEMORY: todo] joins the plan in progress as a step instead of replacing it', () => {
+    const active = plan('p', ['schema', 'api', 'docs']);
+    const todo = at({ type: 'plan_created', content: 'bump the version', meta: { steps: ['bump the version'], tag: 'todo' } });
+    const state = fold([active, step('p', 1), todo]);
+    expect(state.plans).toHaveLength(1);
+    expect(state.activePlan).toMatchObject({ id: 'p', current: 1 });
+    expect(state.activePlan?.steps.map((s) => s.text)).toEqual(['schema', 'api', 'docs', 'bump the version']);
+    expect(fold([todo]).activePlan?.steps.map((s) => s.text)).toEqual(['bump the version']); // with no plan in progress it is a plan of its own
+  });
+
   it('a todo list written again in a later session continues the same plan', () => {
     const first = plan('monday', ['schema', 'api', 'redirects', 'rate limits'], 'monday');
     const events = [first, step('monday', 1), plan('wednesday', ['schema', 'api', 'redirects', 'rate limits'], 'wednesday'), at({ type: 'plan_step_completed', content: 'api', meta: { plan_id: 'wednesday', step: 2 } }, 'wednesday')];
