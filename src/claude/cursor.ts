@@ -51,6 +51,17 @@ async function fingerprint(path: string, bytes: number): Promise<string> {
   }
 }
 
+function isWholeRecord(line: Buffer): boolean {
+  const text = line.toString('utf8').trim();
+  if (!text.startsWith('{')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false; // still being written
+  }
+}
+
 export interface TranscriptTail {
   text: string;
   /** The offset to store once the tail's events are safely in the journal. */
@@ -76,9 +87,13 @@ export async function readTail(path: string, cursor: SessionCursor, maxBytes: nu
     try {
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buffer, 0, length, start);
-      const end = buffer.lastIndexOf(0x0a, bytesRead - 1);
+      let end = buffer.lastIndexOf(0x0a, bytesRead - 1);
+      // A last line without its newline is read when it is a whole record: a file written
+      // without a final newline would otherwise keep its last record from every hook.
+      if (start + bytesRead === info.size && end !== bytesRead - 1 && isWholeRecord(buffer.subarray(end + 1, bytesRead))) end = bytesRead - 1;
       if (end !== -1) {
         text = buffer.subarray(0, end + 1).toString('utf8');
+        if (buffer[end] !== 0x0a) text += '\n';
         nextOffset = start + end + 1;
       }
     } finally {

@@ -74,6 +74,20 @@ describe('cortex hook stop', () => {
     expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['knowledge_acquired', 'approach_rejected', 'decision_made']);
   });
 
+  it('reads a last record written without a final newline, once, and what follows it later', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([assistant('Going with Vite for the build: it is much faster than webpack here.'), assistant('Ruled out Lerna: it is unmaintained.')]).trimEnd());
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['approach_rejected', 'decision_made']);
+    writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}\n${session([assistant('Turns out the CI cache keys on the lockfile hash.')]).trimEnd()}`);
+    cortex(dir, ['hook', 'session-end'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['knowledge_acquired', 'approach_rejected', 'decision_made']);
+    writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}\n{"type":"assistant","message":{"role":"assis`); // a record still being written waits
+    expect(cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) }).code).toBe(0);
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(3);
+  });
+
   it('uses last_assistant_message when the transcript lags behind', () => {
     const dir = tempRepo();
     const transcript = join(tempDir(), 't.jsonl');
