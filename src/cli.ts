@@ -15,6 +15,13 @@ if (verb === 'hook' || verb === 'git-hook') {
   await import(hookEntry);
 }
 
+// Output piped into `head` and closed early is the reader's choice, not an error: stop quietly,
+// as git does, instead of a stack trace on stderr.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 // The git spawns start before yargs is even loaded.
 const { prefetchRepo } = await import('./git/repo.js');
 const WRITING_COMMANDS = new Set(['remember', 'import', 'init', 'forget', 'sync']);

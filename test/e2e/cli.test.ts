@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
-import { cortex, cortexJson } from '../helpers/cli.js';
+import { CLI, cortex, cortexJson } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1;
@@ -187,5 +188,18 @@ describe('outside a repository, or without git', () => {
     expect(new Set(columns).size).toBe(1);
     const bundle = readdirSync(DIST).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(DIST, f), 'utf8'));
     expect(bundle.some((code) => code.includes('RGI_Emoji') || code.includes('new Intl.Segmenter'))).toBe(false);
+  });
+});
+
+describe('output read only in part', () => {
+  it('stops quietly when the reader closes the pipe early, as with `cortex export | head -1`', () => {
+    const dir = tempRepo();
+    const lines = Array.from({ length: 400 }, (_, i) => JSON.stringify({ type: 'decision', content: `decision ${i} ${'x'.repeat(400)}` }));
+    writeFileSync(join(dir, 'e.jsonl'), `${lines.join('\n')}\n`);
+    cortex(dir, ['import', 'e.jsonl']);
+    for (const command of ['export', 'log --json', 'log']) {
+      const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${CLI}" ${command} | head -c 10 >/dev/null`], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(piped.stderr).toBe('');
+    }
   });
 });
