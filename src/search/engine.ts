@@ -1,5 +1,6 @@
 import type { QueryPlan, QueryTerm } from './query-plan.js';
-import { scoreSegment, type Candidate, type Segment } from './score-segment.js';
+import { FUZZY_WEIGHT, scoreSegment, type Candidate, type Segment } from './score-segment.js';
+import { typoTerms } from './typos.js';
 import { cappedTermFactor, frequentKey, hashKeyOf, type ShardPlan } from './segments.js';
 
 export type { Candidate };
@@ -22,21 +23,32 @@ export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: n
   // capped shard. A frequent word's prefix and fuzzy relatives (every path and identifier that
   // starts with "postgres") would bring back, uncapped, the thousands of documents the cap leaves
   // out, and a word common enough to be frequent was not mistyped.
-  const byKey = new Map<string, QueryTerm[]>();
-  const route = (key: string, t: QueryTerm) => byKey.set(key, [...(byKey.get(key) ?? []), t]);
   const bulk = segments.bulk;
-  if (bulk) {
-    for (const t of plan.terms) {
-      const frequent = bulk.frequent.get(t.term);
-      if (frequent === undefined) route(hashKeyOf(t.term, bulk), t);
-      else route(frequentKey(t.term), { ...t, boost: t.boost * cappedTermFactor(frequent, bulk.documentCount) });
+  const route = (terms: readonly QueryTerm[]): Map<string, QueryTerm[]> => {
+    const byKey = new Map<string, QueryTerm[]>();
+    const add = (key: string, t: QueryTerm) => byKey.set(key, [...(byKey.get(key) ?? []), t]);
+    if (bulk) {
+      for (const t of terms) {
+        const frequent = bulk.frequent.get(t.term);
+        if (frequent === undefined) add(hashKeyOf(t.term, bulk), t);
+        else add(frequentKey(t.term), { ...t, boost: t.boost * cappedTermFactor(frequent, bulk.documentCount) });
+      }
     }
-  }
+    return byKey;
+  };
   const acc = new Map<number, Candidate>();
   type Job = { segment: Segment | null; terms: readonly QueryTerm[] };
-  const jobs: Array<Promise<Job>> = [...byKey].map(async ([key, terms]) => ({ segment: await segments.shard(key), terms }));
-  jobs.push(segments.delta().then((segment) => ({ segment, terms: plan.terms })));
-  for (const { segment, terms } of await Promise.all(jobs)) if (segment) scoreSegment(segment, terms, weigh, acc);
+  const load = (terms: readonly QueryTerm[]): Promise<Job[]> =>
+    Promise.all([...[...route(terms)].map(async ([key, routed]) => ({ segment: await segments.shard(key), terms: routed })), segments.delta().then((segment) => ({ segment, terms }))]);
+  const jobs = await load(plan.terms);
+  // A word the journal lacks may be mistyped: the terms of the words one edit away (typos.ts)
+  // join the question at fuzzy weight; they mostly live in the word's own shard, already loaded.
+  const has = (term: string) => jobs.some(({ segment }) => segment?.terms.has(term));
+  const typos = plan.terms.flatMap((t) =>
+    t.typed && t.fuzzy && !has(t.term) ? typoTerms(t.typed, t.term).map((term) => ({ term, boost: t.boost * FUZZY_WEIGHT, concept: t.concept, prefix: false, fuzzy: false })) : [],
+  );
+  if (typos.length > 0) jobs.push(...(await load(typos)));
+  for (const { segment, terms } of jobs) if (segment) scoreSegment(segment, terms, weigh, acc);
 
   const out = [...acc.values()];
   for (const c of out) c.score *= Math.max(1, c.concepts.length);

@@ -20,6 +20,8 @@ export interface QueryTerm {
   concept: number;
   prefix: boolean;
   fuzzy: boolean;
+  /** The word as typed, for a word of letters that gave this one term: typos are corrected on it (typos.ts). */
+  typed?: string;
 }
 
 export interface QueryPlan {
@@ -224,6 +226,9 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
     const concept = concepts.push(fresh[fresh.length - 1] as string) - 1;
     for (const term of fresh) {
       put(term, 1, concept, true);
+      const typed = words[i] as string;
+      const own = byTerm.get(term);
+      if (own && ts.length === 1 && /^\p{L}+$/u.test(typed)) own.typed = typed;
       if (expand(term, concept) > 0 || fresh.length > 1 || !options.related) continue;
       for (const t of options.related(words[i] as string, term).slice(0, MAX_RELATED)) put(t, RELATED_BOOST, concept, false);
     }

@@ -66,7 +66,7 @@ export function readSegment(json: string): Segment {
 // MiniSearch's defaults, which the index has always been scored with.
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.4;
-const FUZZY_WEIGHT = 0.35;
+export const FUZZY_WEIGHT = 0.35;
 
 /** Whether two different words are one insertion, deletion or substitution apart (Levenshtein 1). */
 export function oneEditApart(a: string, b: string): boolean {

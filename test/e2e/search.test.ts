@@ -59,6 +59,16 @@ describe('cortex search', () => {
     expect(search(dir, 'key value store').map((h) => h.id)).toContain(id); // a general term for what Redis is
   });
 
+  it('forgives a one-letter typo, also where stemming hides it ("validaton" is four letters from the term "valid")', () => {
+    const dir = newRepo();
+    const { id: zod } = remember(dir, 'Use Zod for validation of request bodies', '-t', 'decision');
+    const { id: ts } = remember(dir, 'TypeScript type inference breaks on the generic repository', '-t', 'learned');
+    for (const typo of ['validaton', 'validatoin', 'valdation']) expect(search(dir, typo).map((h) => h.id)).toEqual([zod]);
+    expect(search(dir, 'inferense').map((h) => h.id)).toEqual([ts]);
+    expect(search(dir, 'request validaton').map((h) => h.id)[0]).toBe(zod);
+    expect(search(dir, 'vlidaton')).toEqual([]); // two edits is not a typo
+  });
+
   it('answers an everyday word by the related words the journal uses (the GloVe and WordNet thesaurus), its own word first', () => {
     const dir = newRepo();
     const { id } = remember(dir, 'Push notifications need the phone to be registered with FCM first', '-t', 'learned');
@@ -125,6 +135,9 @@ describe('cortex search', () => {
     const after = await readMeta(searchDir(join(dir, '.git', 'cortex')));
     expect(after?.bulk?.gen).toBe(meta?.bulk?.gen); // the append went to the delta, not a rebuild
     expect((await searchMemory(journal, { query: 'service', limit: 50 })).hits).toHaveLength(50);
+    remember(dir, 'The reconciliation job runs nightly', '-t', 'learned');
+    cortex(dir, ['reindex']); // into the term shards
+    expect((await searchMemory(journal, { query: 'reconcilation' })).hits[0]?.content).toBe('The reconciliation job runs nightly');
   });
 
   it('loses nothing when .git/cortex is deleted or damaged: the next search rebuilds and answers the same', () => {
