@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { CortexError } from '../errors.js';
 
 /**
@@ -19,7 +20,9 @@ export function runGit(args: readonly string[], options: { cwd: string; input?: 
       { cwd: options.cwd, env: options.env, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-          reject(new CortexError('GIT_MISSING', 'git is not installed or not on PATH: install git and try again'));
+          // Node says ENOENT for a missing working directory as for a missing git.
+          if (!existsSync(options.cwd)) reject(new CortexError('NOT_A_REPO', `no such directory: ${options.cwd} (run cortex inside a git project)`));
+          else reject(new CortexError('GIT_MISSING', 'git is not installed or not on PATH: install git and try again'));
           return;
         }
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

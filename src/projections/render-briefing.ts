@@ -120,10 +120,11 @@ export function renderBriefing(input: BriefingInput): Briefing {
   };
 }
 
-/** When not even the template's fixed text fits: as many of its leading blocks as do. */
+/** When not even the template's fixed text fits: as many of its leading blocks as do, never ending on a heading without its text. */
 function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number): string {
   const blocks = fillTemplate(template, {});
   for (let n = blocks.length; n > 0; n--) {
+    if (blocks[n - 1]?.type === 'heading') continue;
     const markdown = renderMarkdown(blocks.slice(0, n));
     if (markdown.length <= limit) return markdown;
   }

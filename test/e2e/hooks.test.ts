@@ -152,6 +152,9 @@ describe('hooks fail open', () => {
     const result = cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, '/x.jsonl') });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/not a git repository.*nothing captured\n$/);
+    const gone = cortex(dir, ['hook', 'stop'], { input: stopPayload('/nonexistent/project', '/x.jsonl') });
+    expect(gone.code).toBe(0);
+    expect(gone.stderr).toMatch(/^cortex hook stop: no such directory: \/nonexistent\/project .*nothing captured\n$/); // not "git is not installed"
   });
 
   it('a 100 MB transcript: exit 0, the journal extended correctly, within the budget', () => {

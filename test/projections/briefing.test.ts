@@ -59,6 +59,7 @@ describe('the briefing budget', () => {
         const hook = render(events, budget, HOOK_MAX_CHARS);
         expect(hook.markdown.length).toBeLessThanOrEqual(Math.min(HOOK_MAX_CHARS, budget * 4));
         expect(render([...events].reverse(), budget).markdown).toBe(briefing.markdown);
+        expect(briefing.markdown.trimEnd()).not.toMatch(/(^|\n)#+ [^\n]*$/); // never a heading without its text
       }),
       { numRuns: 150 },
     );
@@ -82,6 +83,11 @@ describe('the briefing budget', () => {
       expect(briefing.markdown).toContain('`cortex decisions`');
       expect(estimateTokens(briefing.markdown)).toBe(briefing.tokens);
     }
+  });
+
+  it('ends on text, not on a heading whose text did not fit, however small the budget', () => {
+    const events = [makeEvent({ type: 'decision', content: 'Use Postgres' })];
+    for (let budget = 1; budget <= 200; budget += 3) expect(render(events, budget).markdown.trimEnd()).not.toMatch(/(^|\n)#+ [^\n]*$/);
   });
 
   it('keeps every entry whole: a shown decision appears with its full text', () => {
