@@ -1,4 +1,4 @@
-import type { EventType, Meta } from '../events/types.js';
+import { MEMORY_TYPES, type EventType, type Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
 import type { Sentence } from './prose.js';
 
@@ -37,6 +37,12 @@ function metaFor(type: EventType, content: string, tag: string): Meta {
   return {};
 }
 
+function unbold(text: string): string {
+  let out = text.replace(/^(\*\*|__)(?=\s)/, '').trimStart();
+  if (/(\*\*|__)$/.test(out.trimEnd()) && (out.match(/\*\*|__/g) ?? []).length % 2 === 1) out = out.trimEnd().slice(0, -2);
+  return out;
+}
+
 /**
  * Tags found in `prose.masked` (so a tag inside inline code is an example, not a tag), with
  * their content read from `prose.text`. The content runs to the next tag or the end of the line.
@@ -46,7 +52,8 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
   const text = prose.text;
   const matches = [...prose.masked.matchAll(TAG)];
   matches.forEach((match, i) => {
-    const type = TAG_TYPES[(match[1] as string).toLowerCase().replace(/s$/, '')] ?? TAG_TYPES[(match[1] as string).toLowerCase()];
+    const name = (match[1] as string).toLowerCase();
+    const type = TAG_TYPES[name.replace(/s$/, '')] ?? TAG_TYPES[name] ?? (MEMORY_TYPES.has(name as EventType) ? (name as EventType) : undefined);
     if (!type) return;
     const start = (match.index ?? 0) + match[0].length;
     const next = matches[i + 1]?.index ?? text.length;
@@ -54,7 +61,8 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
     // The content is the rest of the line; a tag alone on its line labels the next line.
     const firstLine = body.split('\n').find((line, n) => n > 0 || line.trim() !== '') ?? '';
     body = body.trimStart().startsWith('\n') || body.split('\n')[0]?.trim() === '' ? firstLine : (body.split('\n')[0] as string);
-    const content = tidy(body.replace(/^[\s:—–-]+/, ''));
+    // A tag in bold (`**[MEMORY: decision]** …`, `**[MEMORY: decision] …**`) leaves its markers behind.
+    const content = tidy(unbold(body.replace(/^[\s:—–-]+/, '')));
     if (content.length < 3) return;
     out.push({ type, content, confidence: 1, provenance: 'layer3:memory-tag', meta: metaFor(type, content, (match[1] as string).toLowerCase()), ts });
   });

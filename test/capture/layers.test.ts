@@ -90,6 +90,16 @@ describe('layer 3: memory tags', () => {
     expect(types).toEqual(['decision_made', 'approach_rejected', 'knowledge_acquired', 'plan_created', 'preference_noted', 'error_resolved', 'error_resolved', 'plan_created']);
   });
 
+  it('takes full type names, and leaves no bold markers behind from a tag written in bold', () => {
+    const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content]);
+    expect(tags('[MEMORY: decision_made] Money is integer cents')).toEqual([['decision_made', 'Money is integer cents']]);
+    expect(tags('[MEMORY: approach_rejected] Floats for money, because of rounding')).toEqual([['approach_rejected', 'Floats for money, because of rounding']]);
+    expect(tags('**[MEMORY: decision]** Pin Node 20 in CI')).toEqual([['decision_made', 'Pin Node 20 in CI']]);
+    expect(tags('**[MEMORY: learned] The API paginates at 100 items**')).toEqual([['knowledge_acquired', 'The API paginates at 100 items']]);
+    expect(tags('[MEMORY: decision] Use **Postgres** for the ledger')).toEqual([['decision_made', 'Use **Postgres** for the ledger']]);
+    expect(tags('[MEMORY: file_modified] src/a.ts')).toEqual([]); // file activity is structural, not a tag
+  });
+
   it('does not count a tag shown inside code', () => {
     expect(extractTags(prepareProse('Write `[MEMORY: decision] text` to record one.\n```\n[MEMORY: decision] example\n```'), '')).toEqual([]);
   });
