@@ -30,7 +30,7 @@ export async function runImport(args: ImportArgs, io: CommandIO): Promise<number
   const text = await readInput(args, io);
   const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, 'import', 'import');
-  const { events, errors } = parseImportLines(text, ctx);
+  const { events, errors, repeated } = parseImportLines(text, ctx);
   if (errors.length > 0 && !args.skipInvalid) {
     const first = errors[0]!;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more bad lines)` : '';
@@ -41,7 +41,7 @@ export async function runImport(args: ImportArgs, io: CommandIO): Promise<number
   const existing = new Set((await readAll(journal)).events.map((e) => e.id));
   const fresh = events.filter((e) => !existing.has(e.id));
   await append(journal, fresh);
-  const summary = { imported: fresh.length, skipped: events.length - fresh.length, invalid: errors.length };
+  const summary = { imported: fresh.length, skipped: events.length - fresh.length + repeated, invalid: errors.length };
   if (args.json) printJson(io, summary);
   else io.stdout.write(`Imported ${summary.imported} event${summary.imported === 1 ? '' : 's'} (${summary.skipped} already present${summary.invalid ? `, ${summary.invalid} invalid lines skipped` : ''})\n`);
   return 0;

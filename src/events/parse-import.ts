@@ -3,17 +3,18 @@ import type { CortexEvent } from './types.js';
 
 /**
  * An import file's lines → events, each bad line named by its number. Duplicate ids within the
- * file keep the first. Blank lines are fine.
+ * file keep the first (and are counted, as a re-import's are). Blank lines are fine.
  */
 export interface ImportLineError {
   line: number;
   message: string;
 }
 
-export function parseImportLines(text: string, ctx: EventContext): { events: CortexEvent[]; errors: ImportLineError[] } {
+export function parseImportLines(text: string, ctx: EventContext): { events: CortexEvent[]; errors: ImportLineError[]; repeated: number } {
   const events: CortexEvent[] = [];
   const errors: ImportLineError[] = [];
   const seen = new Set<string>();
+  let repeated = 0;
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
@@ -29,9 +30,12 @@ export function parseImportLines(text: string, ctx: EventContext): { events: Cor
       errors.push({ line: index + 1, message: result.error });
       return;
     }
-    if (seen.has(result.event.id)) return;
+    if (seen.has(result.event.id)) {
+      repeated += 1;
+      return;
+    }
     seen.add(result.event.id);
     events.push(result.event);
   });
-  return { events, errors };
+  return { events, errors, repeated };
 }

@@ -154,8 +154,9 @@ describe('import lines', () => {
       '{"type":"??","content":"C"}',
       '{"type":"learned","content":"D"}',
     ].join('\n');
-    const { events, errors } = parseImportLines(text, testContext());
+    const { events, errors, repeated } = parseImportLines(text, testContext());
     expect(events.map((e) => e.content)).toEqual(['A', 'D']);
+    expect(repeated).toBe(1); // line 4 repeats line 1's id: counted as skipped, not silently lost
     expect(errors).toEqual([
       { line: 3, message: 'not valid JSON' },
       { line: 5, message: expect.stringContaining('unknown type') },
