@@ -2,19 +2,30 @@
  * Redaction before an event exists: secrets are replaced by a typed placeholder
  * (`[REDACTED:github-token]`) and only the count is kept. Patterns cover the providers people
  * actually paste (cloud, forge, payment, chat, AI APIs), private key blocks, credentials in URLs
- * and connection strings, secret-looking assignments, and high-entropy strings that follow a
- * credential word. Pure.
+ * and connection strings, passwords on command lines (curl -u, mysql -p…), secret-looking
+ * assignments, and high-entropy strings that follow a credential word. Pure.
  */
 interface Rule {
   kind: string;
   pattern: RegExp;
   /** Which capture group holds the secret; 0 (the whole match) when absent. */
   group?: number;
+  /** Whether the captured text is really a secret and not a variable, placeholder or port. */
+  guard?: (secret: string) => boolean;
 }
 
 const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
 
-const RULES: Rule[] = [
+// A credential word as a key starts a word, and is never the kind inside an earlier placeholder:
+// `[REDACTED:password]@host` once made the host of a mongodb+srv URL look like a secret that
+// follows the word "password". (Starting at a word also spares the engine a try at every letter.)
+const CREDENTIAL_KEY = String.raw`(?<![A-Za-z0-9_.-]|\[REDACTED:)${CREDENTIAL_WORD}`;
+
+// The rest of one shell command after a program's name: flags come in any order, but never
+// across a pipe, `;`, `&&` or a new line.
+const SAME_COMMAND = String.raw`[^\n|;&]*?\s`;
+
+const RULES: Rule[] = withIndices([
   { kind: 'private-key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
@@ -31,20 +42,46 @@ const RULES: Rule[] = [
   { kind: 'twilio-key', pattern: /\bSK[0-9a-f]{32}\b/g },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}/g },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  // user:password@host in any URL (postgres://, redis://, https://, amqp://…); the user stays.
-  { kind: 'password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:([^\s@/'"`]+)@/gi, group: 1 },
+  // user:password@host in any URL (postgres://, redis://, https://, amqp://…); the user stays and
+  // may be empty (redis://:password@host). The password runs to the last @ before the host.
+  { kind: 'password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]*:([^\s/'"`]+)@/gi, group: 1 },
   // Password=…; in ADO/JDBC-style connection strings.
   { kind: 'password', pattern: /\b(?:password|pwd)\s*=\s*(?!\[REDACTED:)([^;'"\s]+)/gi, group: 1 },
+  // Passwords on a command line, each where its program takes one. Case matters: `-P` is a port
+  // for mysql, `-W` a prompt for ldapsearch; `-p` is a port for ssh, docker and redis-cli, so it
+  // is only read after the programs where it is the password.
+  { kind: 'password', pattern: new RegExp(String.raw`\bcurl\b${SAME_COMMAND}(?:-[uU]\s*|--(?:proxy-)?user(?:\s+|=))["']?[^\s:'"]*:([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:mysql|mariadb)[a-z-]*\s${SAME_COMMAND}-p["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\bmongo(?:sh|dump|restore|export|import|stat|top|files)?\s${SAME_COMMAND}-p\s*["']?([^\s'"-][^\s'"]*)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:docker|podman|oc|az)\s+login\b${SAME_COMMAND}-p\s*["']?([^\s'"-][^\s'"]*)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\bredis-cli\b${SAME_COMMAND}(?:-a|--pass)\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)\b${SAME_COMMAND}-w\s*["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: /\bsshpass\s+(?:-[vVhe]\s+)*-p\s*["']?([^\s'"]+)/g, group: 1, guard: literal },
+  { kind: 'password', pattern: /\b(?:SSHPASS|REDISCLI_AUTH)=["']?([^\s'"]+)/g, group: 1, guard: literal },
+  // openssl's -passin/-passout/-pass take pass:<password> (env: and file: name where it is).
+  { kind: 'password', pattern: /\s-pass(?:in|out)?\s+["']?pass:([^\s'"]+)/g, group: 1, guard: literal },
   { kind: 'authorization', pattern: /\bauthorization\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=-]{8,})/gi, group: 1 },
   { kind: 'bearer-token', pattern: /\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, group: 1 },
   // KEY=value, KEY: value, "key": "value", --password value, where the key names a credential.
   {
     kind: 'secret',
-    pattern: new RegExp(String.raw`${CREDENTIAL_WORD}["']?\s*(?:=|:=|:|\s+=>)\s*["']?(?!\[REDACTED:)([^\s"'\`,;)}\]]{6,})`, 'gi'),
+    pattern: new RegExp(String.raw`${CREDENTIAL_KEY}["']?\s*(?:=|:=|:|\s+=>)\s*["']?(?!\[REDACTED:)([^\s"'\`,;)}\]]{6,})`, 'gi'),
     group: 1,
+    guard: looksLikeValue,
   },
-  { kind: 'secret', pattern: new RegExp(String.raw`--${CREDENTIAL_WORD}[= ]["']?(?!\[REDACTED:)([^\s"']{6,})`, 'gi'), group: 1 },
-];
+  // …but --password-stdin, --token-file and their like name where the secret is, not the secret.
+  { kind: 'secret', pattern: new RegExp(String.raw`--${CREDENTIAL_WORD}(?<!-(?:stdin|file|path|env|cmd|command))[= ]["']?(?!\[REDACTED:)([^\s"']{6,})`, 'gi'), group: 1, guard: looksLikeValue },
+  // A credential word, then within a few characters a long random-looking token.
+  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}[^\n]{0,24}?([A-Za-z0-9+/_=.-]{20,})`, 'gi'), group: 1, guard: looksRandom },
+]);
+
+/**
+ * The `d` flag gives each group's position, so only the secret is replaced, never the same text
+ * elsewhere in the match (the user of postgres://admin:admin@db).
+ */
+function withIndices(rules: Rule[]): Rule[] {
+  return rules.map((rule) => ({ ...rule, pattern: new RegExp(rule.pattern.source, `${rule.pattern.flags}d`) }));
+}
 
 const PLACEHOLDER = /\[REDACTED:[a-z-]+\]/;
 
@@ -65,15 +102,14 @@ function looksRandom(value: string): boolean {
   if (/^[a-z]+(?:[-_][a-z]+)*$/i.test(value)) return false; // words, kebab/snake identifiers
   if (/^(?:\$\{?[A-Z_]+\}?|process\.env\.\w+|os\.environ.*|<[^>]+>|your[-_].*|x{6,}|\*{4,}|changeme.*)$/i.test(value)) return false;
   if (/[/\\]/.test(value) && !/[+=]$/.test(value) && /\.[a-z]{1,4}$/i.test(value)) return false; // file paths
+  if (/^(?:[a-z0-9-]+\.)+[a-z]{2,6}$/.test(value)) return false; // host names (registry.example.com)
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && entropy(value) >= 3.2;
 }
 
-// A credential word, then within a few characters a long random-looking token.
-const NEAR_CREDENTIAL = new RegExp(String.raw`${CREDENTIAL_WORD}[^\n]{0,24}?([A-Za-z0-9+/_=.-]{20,})`, 'gi');
-
 export interface Redacted {
   text: string;
+  /** How many different secrets were removed. */
   count: number;
 }
 
@@ -81,27 +117,37 @@ export interface Redacted {
  * Every rule needs one of these markers somewhere in the text; most text (file paths, prose)
  * has none, and skips the rules (and their compilation) entirely.
  */
-const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|passw|pwd|secret|token|key|credential|auth|bearer/i;
+const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|login|redis-cli|ldap/i;
+
+/** Replaces each secret with its placeholder and adds it to `found`, so a secret seen twice counts once. */
+function redactInto(input: string, found: Set<string>): string {
+  if (!MAYBE_SECRET.test(input)) return input;
+  let text = input;
+  for (const rule of RULES) {
+    let out = '';
+    let last = 0;
+    for (const match of text.matchAll(rule.pattern)) {
+      const span = match.indices?.[rule.group ?? 0];
+      const secret = match[rule.group ?? 0];
+      if (!span || !secret || PLACEHOLDER.test(secret) || (rule.guard && !rule.guard(secret))) continue;
+      found.add(secret);
+      out += `${text.slice(last, span[0])}[REDACTED:${rule.kind}]`;
+      last = span[1];
+    }
+    text = out + text.slice(last);
+  }
+  return text;
+}
 
 export function redactText(input: string): Redacted {
-  if (!MAYBE_SECRET.test(input)) return { text: input, count: 0 };
-  let text = input;
-  let count = 0;
-  for (const rule of RULES) {
-    text = text.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
-      const secret = rule.group ? (groups[rule.group - 1] as string | undefined) : match;
-      if (!secret || PLACEHOLDER.test(secret)) return match;
-      if (rule.kind === 'secret' && !looksLikeValue(secret)) return match;
-      count += 1;
-      return match.replace(secret, `[REDACTED:${rule.kind}]`);
-    });
-  }
-  text = text.replace(NEAR_CREDENTIAL, (match: string, secret: string) => {
-    if (!looksRandom(secret)) return match;
-    count += 1;
-    return match.replace(secret, '[REDACTED:secret]');
-  });
-  return { text, count };
+  const found = new Set<string>();
+  const text = redactInto(input, found);
+  return { text, count: found.size };
+}
+
+/** A literal password on a command line: not a variable or placeholder, not a port mapping (8080:80). */
+function literal(value: string): boolean {
+  return looksLikeValue(value) && !/^\d+(?::\d+)+(?:\/[a-z]+)?$/.test(value);
 }
 
 /** After `password=`: anything but an obvious non-secret (a variable reference, a placeholder, a type). */
@@ -114,18 +160,19 @@ function looksLikeValue(value: string): boolean {
   return true;
 }
 
-/** Redact every string inside a JSON-like value; returns the copy and the total count. */
+/**
+ * Redact every string inside a JSON-like value; returns the copy and how many different secrets
+ * it held. A secret repeated across fields counts once: a Bash command is both the content
+ * ("Ran …") and meta.command of its event, and a plan's steps are both its content and meta.steps.
+ */
 export function redactDeep<T>(value: T): { value: T; count: number } {
-  let count = 0;
+  const found = new Set<string>();
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = redactText(v);
-      count += r.count;
-      return r.text;
-    }
+    if (typeof v === 'string') return redactInto(v, found);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return { value: walk(value) as T, count };
+  const copy = walk(value) as T;
+  return { value: copy, count: found.size };
 }

@@ -1,3 +1,4 @@
+import { redactText } from '../capture/redact.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
@@ -21,7 +22,9 @@ export async function runForget(args: ForgetArgs, io: CommandIO): Promise<number
     return 0;
   }
   const ctx = await captureContext(journal, 'cli', 'cli:forget');
-  const [event] = buildEvents([{ type: 'event_retracted', content: `Forgot: ${target.content}${args.why ? ` (${args.why})` : ''}`, meta: { target: target.id, ...(args.why ? { reason: args.why } : {}) } }], ctx);
+  const why = args.why ? redactText(args.why) : null; // typed or pasted: redacted like every memory
+  const meta = { target: target.id, ...(why ? { reason: why.text } : {}), ...(why?.count ? { redactions: why.count } : {}) };
+  const [event] = buildEvents([{ type: 'event_retracted', content: `Forgot: ${target.content}${why ? ` (${why.text})` : ''}`, meta }], ctx);
   await append(journal, [event!]);
   if (args.json) printJson(io, event);
   else io.stdout.write(`forgot ${target.type} ${target.id}: ${target.content}\n`);

@@ -1,3 +1,4 @@
+import { redactDeep } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { resolveEventType, type Meta } from '../events/types.js';
@@ -16,17 +17,24 @@ export interface RememberArgs {
   json?: boolean;
 }
 
-/** Store one memory the user states outright (confidence 1.0). */
+/**
+ * Store one memory the user states outright (confidence 1.0). Like captured memories, it is
+ * redacted before it exists: the text often comes from the assistant (the MCP tool runs this) or
+ * from pasted output, and the journal is pushed with the repository.
+ */
 export async function runRemember(args: RememberArgs, io: CommandIO): Promise<number> {
-  const content = args.text.join(' ').trim();
-  if (!content) throw new CortexError('USAGE', 'nothing to remember: give the text, e.g. cortex remember "Use Postgres" --type decision');
+  const text = args.text.join(' ').trim();
+  if (!text) throw new CortexError('USAGE', 'nothing to remember: give the text, e.g. cortex remember "Use Postgres" --type decision');
   const type = resolveEventType(args.type);
   if (!type) throw new CortexError('USAGE', `unknown type "${args.type}" (try decision, rejected, learned, plan, preference, error, done)`);
-  const meta: Meta = {};
-  if (args.why) meta.reason = args.why;
-  if (args.instead) meta.alternative = args.instead;
-  if (args.file && args.file.length > 0) meta.files = args.file;
-  if (args.tag && args.tag.length > 0) meta.tags = args.tag;
+  const given: Meta = {};
+  if (args.why) given.reason = args.why;
+  if (args.instead) given.alternative = args.instead;
+  if (args.file && args.file.length > 0) given.files = args.file;
+  if (args.tag && args.tag.length > 0) given.tags = args.tag;
+  const { value, count } = redactDeep({ content: text, meta: given });
+  const content = value.content;
+  const meta: Meta = count > 0 ? { ...value.meta, redactions: count } : value.meta;
 
   const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');

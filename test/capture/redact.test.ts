@@ -47,6 +47,75 @@ describe('redaction', () => {
     expect(redactText('redis://cache:hunter2hunter2@10.0.0.5:6379').text).toBe('redis://cache:[REDACTED:password]@10.0.0.5:6379');
   });
 
+  // Only the password goes; the program, its flags, the user and the host stay readable.
+  it.each([
+    ['redis://:p4ssw0rdXYZ@cache:6379', 'redis://:[REDACTED:password]@cache:6379'],
+    ['mongodb+srv://admin:pw@cluster0.abc.mongodb.net/db', 'mongodb+srv://admin:[REDACTED:password]@cluster0.abc.mongodb.net/db'],
+    ['postgres://admin:admin@db/app', 'postgres://admin:[REDACTED:password]@db/app'],
+    ['postgres://app:p@ss@db/app', 'postgres://app:[REDACTED:password]@db/app'],
+    ['git clone https://deploy:Gh0stT0ken99@git.example.com/o/r.git', 'git clone https://deploy:[REDACTED:password]@git.example.com/o/r.git'],
+    ['curl -u admin:Sup3rS3cret! https://x.example.com', 'curl -u admin:[REDACTED:password] https://x.example.com'],
+    ['curl -sS --user "ci:Tr4v1s-pw" https://x.example.com', 'curl -sS --user "ci:[REDACTED:password]" https://x.example.com'],
+    ['curl -uadmin:Sup3rS3cret https://x.example.com', 'curl -uadmin:[REDACTED:password] https://x.example.com'],
+    ['curl --proxy-user proxy:Pr0xyPw https://x.example.com', 'curl --proxy-user proxy:[REDACTED:password] https://x.example.com'],
+    ['mysql -u root -pMyS3cretPass db', 'mysql -u root -p[REDACTED:password] db'],
+    ['mysql -uroot -p123456 app < dump.sql', 'mysql -uroot -p[REDACTED:password] app < dump.sql'],
+    ['mysqldump -h db -P 3306 -u backup -p"Dump3rPw" shop', 'mysqldump -h db -P 3306 -u backup -p"[REDACTED:password]" shop'],
+    ['mariadb-dump -u root -pM4r1aPw --all-databases', 'mariadb-dump -u root -p[REDACTED:password] --all-databases'],
+    ['mysql --password=MyS3cretPass db', 'mysql --password=[REDACTED:password] db'],
+    ['wget --password=W9etPass https://x.example.com/f', 'wget --password=[REDACTED:password] https://x.example.com/f'],
+    ['sshpass -p hunter22 ssh -p 2222 deploy@host', 'sshpass -p [REDACTED:password] ssh -p 2222 deploy@host'],
+    ["export SSHPASS='hunter22' && sshpass -e ssh host", "export SSHPASS='[REDACTED:password]' && sshpass -e ssh host"],
+    ['PGPASSWORD=pgS3cret psql -h db -U app', 'PGPASSWORD=[REDACTED:secret] psql -h db -U app'],
+    ['docker login -u me -p Dock3rPw registry.example.com', 'docker login -u me -p [REDACTED:password] registry.example.com'],
+    ['redis-cli -h cache -p 6379 -a R3disPw ping', 'redis-cli -h cache -p 6379 -a [REDACTED:password] ping'],
+    ['mongosh -u admin -p M0ngoPw --authenticationDatabase admin', 'mongosh -u admin -p [REDACTED:password] --authenticationDatabase admin'],
+    ['ldapsearch -x -D cn=admin,dc=ex -w Ld4pPw -b dc=ex', 'ldapsearch -x -D cn=admin,dc=ex -w [REDACTED:password] -b dc=ex'],
+    ['openssl pkcs12 -in a.p12 -passin pass:P12pass -out a.pem', 'openssl pkcs12 -in a.p12 -passin pass:[REDACTED:password] -out a.pem'],
+  ])('redacts only the password in %s', (input, expected) => {
+    expect(redactText(input)).toEqual({ text: expected, count: 1 });
+  });
+
+  // Flags that look like a password flag but are a port, a user, a prompt or a variable.
+  it.each([
+    'ssh -p 22 deploy@host',
+    'docker run -p 8080:80 nginx',
+    'docker run --name mysql -p3306:3306 -d mysql:8',
+    'docker run --name mongo -p 27017:27017 mongo',
+    'docker run -u 1000:1000 app',
+    'git push -u origin main',
+    'scp -P 2222 build.tgz host:/tmp',
+    'mkdir -p src/capture && ssh -p 2222 host',
+    'redis-cli -h cache -p 6379 ping',
+    'mysql -u root -p app',
+    'mysql -h db -P 3306 -u root -p',
+    'mongosh -u admin -p --authenticationDatabase admin',
+    'docker login -u me --password-stdin registry.example.com',
+    'curl -u admin https://x.example.com',
+    'curl -u "$API_USER:$API_PASS" https://x.example.com',
+    'curl --user-agent "probe:1.0" https://x.example.com',
+    'openssl pkcs12 -in a.p12 -passin env:P12_PASS -out a.pem',
+    'https://user@host.example.com:8443/path@v2',
+  ])('leaves a command without a password alone: %s', (text) => {
+    expect(redactText(text)).toEqual({ text, count: 0 });
+  });
+
+  it('never reads the kind inside a placeholder as a credential word', () => {
+    expect(redactText('[REDACTED:password]@cluster0.abc.mongodb.net and [REDACTED:github-token] cluster0.abc.mongodb.net')).toEqual({
+      text: '[REDACTED:password]@cluster0.abc.mongodb.net and [REDACTED:github-token] cluster0.abc.mongodb.net',
+      count: 0,
+    });
+  });
+
+  it('counts a secret once however often it appears', () => {
+    expect(redactText('AKIAZ7QW3ERT5YUI8OPL then AKIAZ7QW3ERT5YUI8OPL again')).toEqual({ text: '[REDACTED:aws-access-key] then [REDACTED:aws-access-key] again', count: 1 });
+    // A Bash command is both an event's content and its meta.command.
+    const command = 'mysql -u root -pMyS3cretPass app';
+    const { value, count } = redactDeep({ content: `Ran ${command}`, meta: { command } });
+    expect(value).toEqual({ content: 'Ran mysql -u root -p[REDACTED:password] app', meta: { command: 'mysql -u root -p[REDACTED:password] app' } });
+    expect(count).toBe(1);
+  });
+
   it('reaches every string inside nested meta', () => {
     const { value, count } = redactDeep({ command: 'export GITHUB_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789', nested: ['AKIAZ7QW3ERT5YUI8OPL'] });
     expect(JSON.stringify(value)).not.toMatch(/ghp_R4nd|AKIAZ7/);

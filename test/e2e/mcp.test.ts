@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CortexEvent } from '../../src/events/types.js';
 import { CLI, cortex, cortexJson } from '../helpers/cli.js';
-import { tempRepo } from '../helpers/repo.js';
+import { git, tempRepo } from '../helpers/repo.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -47,6 +48,24 @@ describe('cortex mcp', () => {
     expect(recent.map((e) => e.id)).toEqual([stored.id]);
     expect(JSON.parse(textOf(await client.callTool({ name: 'status', arguments: {} })))).toMatchObject({ initialized: true, events: 2 });
     expect(textOf(await client.callTool({ name: 'plan', arguments: {} }))).toBe('null');
+  });
+
+  it('redacts what the assistant asks it to remember before storing it', async () => {
+    const dir = repo();
+    const client = await connect(dir);
+    const reply = await client.callTool({
+      name: 'remember',
+      arguments: { text: 'staging deploys with AKIAIOSFODNN7EXAMPLE', type: 'rejected', why: 'curl -u admin:Sup3rS3cret! leaked it', instead: 'redis://:p4ssw0rdXYZ@cache:6379' },
+    });
+    expect(reply.isError).toBeFalsy();
+    const stored = JSON.parse(textOf(reply)) as CortexEvent;
+    expect(stored).toMatchObject({
+      content: 'staging deploys with [REDACTED:aws-access-key]',
+      session: 'mcp',
+      meta: { reason: 'curl -u admin:[REDACTED:password] leaked it', alternative: 'redis://:[REDACTED:password]@cache:6379', redactions: 3 },
+    });
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])[0]).toEqual(stored);
+    expect(git(dir, 'log', '-p', '--all')).not.toMatch(/AKIAIOSFODNN7EXAMPLE|Sup3rS3cret|p4ssw0rdXYZ/);
   });
 
   it('turns bad arguments into a tool error and malformed requests into protocol errors, and keeps serving', async () => {
