@@ -22,6 +22,12 @@ export interface BranchView {
   unmerged: ReadonlyMap<string, ReadonlySet<string>>;
   /** Rewritten commits (amend, rebase: `commit_linked` events from post-rewrite), old → new. */
   rewrites?: ReadonlyMap<string, string>;
+  /**
+   * Other names of the current branch: the trunk's other name (main ↔ master) when this
+   * repository has no branch of that name, so memory imported from a repository whose trunk is
+   * called otherwise still sits on this one's trunk.
+   */
+  aliases?: ReadonlySet<string>;
   /** `--all`: ignore alignment. */
   all?: boolean;
 }
@@ -51,7 +57,7 @@ export type Place = Pick<CortexEvent, 'branch' | 'commit'>;
 export function isVisible(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
-  if (event.branch !== null && event.branch === view.branch) return true;
+  if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return true;
   if (event.commit === null) return false;
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;

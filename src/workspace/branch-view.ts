@@ -34,5 +34,18 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       unmerged.set(branch, forks);
     }),
   );
-  return { head, branch: head.branch, ancestors, unmerged, rewrites };
+  return { head, branch: head.branch, ancestors, unmerged, rewrites, aliases: await trunkAliases(repo, head.branch) };
+}
+
+const TRUNK_NAMES = ['main', 'master'];
+
+/** The trunk's other name, when HEAD is on the trunk and no branch (local or origin's) has that name. */
+async function trunkAliases(repo: Repo, branch: string | null): Promise<Set<string>> {
+  const aliases = new Set<string>();
+  if (!branch || !TRUNK_NAMES.includes(branch)) return aliases;
+  for (const other of TRUNK_NAMES.filter((name) => name !== branch)) {
+    const exists = (await readRef(repo.commonDir, `refs/heads/${other}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${other}`));
+    if (!exists) aliases.add(other);
+  }
+  return aliases;
 }

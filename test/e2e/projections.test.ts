@@ -66,6 +66,22 @@ describe('branch alignment', () => {
     git(dir, 'checkout', '-q', '--detach', second);
     expect(decisions(dir)).toEqual(['Tabs, not spaces']);
   });
+
+  it('memory imported from a repository whose trunk has the other name (main, master) sits on this trunk, unless both names are branches here', () => {
+    const foreign = 'f'.repeat(40); // a commit of the repository the memory came from
+    const lines = ['main', 'feature'].map((branch) => JSON.stringify({ type: 'decision', content: `Decided on ${branch}`, branch, commit: foreign }));
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'master');
+    git(dir, 'config', 'user.email', 'dev@example.com');
+    commit(dir, { 'a.txt': '1' }, 'one');
+    writeFileSync(join(dir, 'memory.jsonl'), `${lines.join('\n')}\n`);
+    expect(cortex(dir, ['import', 'memory.jsonl']).code).toBe(0);
+    expect(decisions(dir)).toEqual(['Decided on main']); // the feature branch's stays off the trunk
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'decided']).map((h) => h.content)).toEqual(['Decided on main']);
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Decided on main');
+    git(dir, 'branch', 'main'); // now "main" is a branch of this repository, and not the one checked out
+    expect(decisions(dir)).toEqual([]);
+  });
 });
 
 describe('changing memory', () => {
