@@ -13,6 +13,8 @@ interface Cue {
   name: string;
   confidence: number;
   test: RegExp | ((m: string) => boolean);
+  /** Where a function test's cue phrase starts, for the hedge check; a RegExp test is its own. */
+  anchor?: RegExp;
 }
 
 const matches = (cue: Cue, m: string): boolean => (cue.test instanceof RegExp ? cue.test.test(m) : cue.test(m));
@@ -26,7 +28,48 @@ const PROCESS_VERBS =
 
 const QUESTION = /\?\s*["')\]]*\s*$/;
 const HYPOTHETICAL_START = /^(?:if|should|shall|could|would|can|do|does|did|is|are|was|were|what|which|how|why|whether|maybe|perhaps|want me|would you|let me know|unless|assuming|suppose|in case|once you|when you|before we|do we|any (?:thoughts|preference|objection))\b/;
-const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:options? (?:are|is|would be|include)|alternatives? (?:are|include|would be)|one option|another option|two options|a few options|pros and cons)\b/;
+const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:options? (?:are|is|would be|include)|alternatives? (?:are|include|would be)|one option|another option|two options|a few options|pros and cons)\b|^(?:the |some |possible |a few |two |three |main |our |your )?(?:options?|alternatives?|choices)\s*:|\bhere are (?:\w+ ){0,2}(?:options|alternatives|choices)\b|^(?:option|alternative|approach|choice) (?:[a-z]|\d{1,2}|one|two|three|four)\s*(?:[:.)—–-]|\()|(?:^|\s)\(?(?:1|a)\)\s.*\bor\s+\(?(?:2|b)\)\s/;
+
+/**
+ * A choice only supposed, offered or recommended: "we could go with…", "I'd use…", "maybe we
+ * switch…". A hedge counts when it governs the choice: within the three words before the first
+ * cue phrase, in the same clause. "We'll use X, since that would let us…" still decides, and so
+ * does "because it may be null we switched to…".
+ */
+const HEDGED_START = /^(?:alternatively|optionally|hypothetically|ideally)\b/;
+const HEDGE = /\b(?:could|might|may|would(?! (?:rather|prefer))|maybe|perhaps|possibly|potentially|alternatively|hypothetically|if|unless|whether)\b|'d\b(?! (?:rather|prefer))/;
+
+function hedgedBefore(m: string, at: number): boolean {
+  const clause = m.slice(0, at).split(/[,;:—–()]/).pop() ?? '';
+  return HEDGE.test(clause.trim().split(/\s+/).slice(-3).join(' '));
+}
+
+function cueAt(cue: Cue, m: string): number {
+  const pattern = cue.test instanceof RegExp ? cue.test : cue.anchor;
+  return pattern ? (pattern.exec(m)?.index ?? 0) : 0;
+}
+
+/**
+ * Not a finding about the project: the assistant about to act ("I'll create…", "Right, I need
+ * to…"), finding something out about itself ("it turns out I need to…"), or the mechanics of
+ * its own editing tools (an edit that missed, a file to read before editing).
+ */
+const INTENT_START = /^(?:(?:ok(?:ay)?|right|so|now|next|then|alright|great|good|sure|yes|yeah|ah|oh|hmm|first|also|finally)[,!.]?\s+)*(?:i'll|i will|i'm going to|i am going to|i'm gonna|we'll|we will|we're going to|let me|let's|i need to|i have to|i must|i should|we need to|i want to|i'd like to|i still need to|i also need to|time to)\b/;
+const SELF_FINDING = /\b(?:turns out|turned out|realized|realised|found out|discovered|learned|noticed)\s+(?:that\s+)?i(?:'m|'d|'ve|'ll)?\s/;
+const TOOL_HICCUP = /\b(?:(?:my|the|that|this|an?) (?:edit|replacement|patch|str_replace)s? (?:missed|failed|didn't (?:apply|match|land)|did not (?:apply|match|land))|old_string|string to replace|(?:read|view) (?:the|this|that) file (?:first|before)|read it (?:first|before)|(?:hasn't|has not|haven't|have not|wasn't|was not) (?:been )?read|modified since (?:it was )?(?:last )?read)\b/;
+
+/** What follows a reason or a colon: "I'll paginate, since the API only returns 100 rows". */
+const FINDING_TAIL = /\s(?:since|because|given that)\s|\s*[:—–]\s/;
+
+function selfTalk(m: string): boolean {
+  if (TOOL_HICCUP.test(m)) return true;
+  if (!INTENT_START.test(m) && !SELF_FINDING.test(m)) return false;
+  // The assistant's own step can still carry a finding about the project in its reason.
+  const tail = FINDING_TAIL.exec(m);
+  if (!tail) return true;
+  const rest = m.slice(tail.index + tail[0].length);
+  return /^i\b/.test(rest) || !CUES.some((cue) => cue.type === 'knowledge_acquired' && matches(cue, rest));
+}
 /**
  * Verb lists are looked up in a Set after a small structural regex: one regex alternating ~80
  * verbs costs V8 ~13 ms to compile, paid by every hook process.
@@ -81,6 +124,8 @@ const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|rever
 
 const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
 
+const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
+
 const CUES: Cue[] = [
   // error_resolved: a cause, and (usually) the fix
   { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/, FIX_PHRASE) },
@@ -101,11 +146,11 @@ const CUES: Cue[] = [
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
   { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
   { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/ },
-  { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose },
+  { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
   { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b/ },
   { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/ },
   { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/ },
-  { type: 'decision_made', name: 'over-instead', confidence: 0.7, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/) },
+  { type: 'decision_made', name: 'over-instead', confidence: 0.7, anchor: OVER_VERB, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, OVER_VERB) },
   {
     type: 'decision_made',
     name: 'will-because',
@@ -119,7 +164,7 @@ const CUES: Cue[] = [
   { type: 'preference_noted', name: 'you-prefer', confidence: 0.8, test: /\b(?:you prefer|you'd prefer|you'd rather|you like|you want (?:me to )?(?:always|never)|your preference|per your preference|as you prefer|you asked (?:me )?to (?:always|never)|i'll remember (?:that )?you|noted[,:—-]+ you|you don't want|you do not want|you never want|you always want)\b/ },
 
   // knowledge_acquired: a finding about how things are
-  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|for future reference|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
+  { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|^for future reference|for future reference(?=\s*[:,;—–])|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',
@@ -160,7 +205,8 @@ function reasonOf(text: string): string | undefined {
 function alternativeOf(text: string): string | undefined {
   const match = /\b(?:rather than|instead of|over|in favou?r of)\s+([^,.;:—–]{2,80})/i.exec(text);
   if (!match) return undefined;
-  const alternative = (match[1] as string).split(/\s(?:since|because|as|so|which|for|to avoid)\s/i)[0] as string;
+  // Stop at a reason, or at the next item of an inline enumeration ("… over X 2) use Y").
+  const alternative = (match[1] as string).split(/\s(?:since|because|as|so|which|for|to avoid)\s|\s\(?(?:\d{1,2}|[a-z])\)(?=\s|$)/i)[0] as string;
   return tidy(alternative, 120);
 }
 
@@ -179,10 +225,14 @@ function metaFor(type: EventType, sentence: Sentence): Meta {
 export function classifySentence(sentence: Sentence): { type: EventType; name: string; confidence: number } | null {
   const m = sentence.masked.replace(/[‘’]/g, "'").toLowerCase();
   if (skipped(m)) return null;
+  const found = CUES.filter((cue) => matches(cue, m));
+  const decisionAt = Math.min(...found.filter((cue) => cue.type === 'decision_made').map((cue) => cueAt(cue, m)));
+  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || (Number.isFinite(decisionAt) && hedgedBefore(m, decisionAt));
   let best: Cue | null = null;
-  for (const cue of CUES) {
-    if (!matches(cue, m)) continue;
-    if (cue.type === 'decision_made' && (OPTION_LIST.test(m) || COUNTERFACTUAL.test(m))) continue;
+  for (const cue of found) {
+    if (sentence.offered && cue.type !== 'knowledge_acquired') continue;
+    if (cue.type === 'decision_made' && notDecided) continue;
+    if (cue.type === 'knowledge_acquired' && selfTalk(m)) continue;
     if (cue.type === 'error_resolved' && NEGATED_FIX.test(m)) continue;
     if (!best || cue.confidence > best.confidence || (cue.confidence === best.confidence && PRIORITY.indexOf(cue.type) < PRIORITY.indexOf(best.type))) best = cue;
   }

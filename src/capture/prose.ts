@@ -10,6 +10,8 @@ export interface Sentence {
   text: string;
   /** Same length as `text`; code and quotations replaced by `·`. Match against this. */
   masked: string;
+  /** An item of a list of options put to the user to choose from: proposed, not done. */
+  offered?: boolean;
 }
 
 const MASK = '·';
@@ -42,8 +44,60 @@ export function prepareProse(raw: string): Sentence {
   return { text, masked: maskInline(text) };
 }
 
+/** A list item line ("- ", "1. ", "2) ", "b) ", "(c) ") or a labelled option ("**Option A:**"). */
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,2}[.)]|[a-z][.)]|\([a-z0-9]\))\s+/i;
+const OPTION_LABEL = /^\s*(?:[-*+]\s+|#{1,6}\s+)?(?:\*\*|__)?(?:option|alternative|approach|choice)\s+(?:[a-z]|\d{1,2}|one|two|three|four)(?:\*\*|__)?\s*(?:[:.)—–-]|\()/i;
+/** What introduces options ("Here are the options:", "We could:"), unless it reports a past weighing. */
+const OFFER_INTRO = /\b(?:options|alternatives|choices|possibilities|approaches|ways (?:to|we|you)|(?:we|you|i) (?:could|might)|either)\b/i;
+const REPORT_INTRO = /\b(?:considered|evaluated|compared|looked at|tried|weighed|went through|ruled out|rejected|chose|picked|decided|settled|went with|used|implemented|added|changed|fixed|did|made)\b/i;
+/** A question asking the user to pick ("Which do you prefer?", "Let me know which works"). */
+const CHOICE_QUESTION = /\b(?:which|prefer|rather|pick|choose|option|approach|go with)\b[^?]*\?\s*$|\b(?:let me know which|your call|up to you)\b/i;
+
+const lastSentence = (line: string) => line.trim().split(/(?<=[.!?])\s+/).pop() ?? '';
+
+/**
+ * Offsets covered by lists of options put to the user: a list introduced as options or closed by
+ * a question asking which, or two or more labelled options. Their items propose; they decide nothing.
+ */
+function offeredRanges(masked: string): Array<[number, number]> {
+  const lines: Array<{ start: number; end: number; text: string }> = [];
+  let at = 0;
+  for (const text of masked.split('\n')) {
+    lines.push({ start: at, end: at + text.length, text });
+    at += text.length + 1;
+  }
+  const blank = (i: number) => (lines[i]?.text.trim() ?? '') === '';
+  const isItem = (i: number) => LIST_ITEM.test(lines[i]?.text ?? '') || OPTION_LABEL.test(lines[i]?.text ?? '');
+  const ranges: Array<[number, number]> = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!isItem(i)) continue;
+    // The block: items, their indented continuation lines, and blank lines between them.
+    let last = i;
+    for (let k = i + 1; k < lines.length; k++) {
+      if (blank(k)) continue;
+      if (isItem(k) || /^\s{2,}\S/.test(lines[k]?.text ?? '')) last = k;
+      else break;
+    }
+    let before = i - 1;
+    while (before >= 0 && blank(before)) before--;
+    let after = last + 1;
+    while (after < lines.length && blank(after)) after++;
+    const introLine = before >= 0 ? (lines[before]?.text ?? '').trim() : '';
+    const intro = lastSentence(introLine).replace(/[*_]+$/, '');
+    const heading = /^(?:#{1,6}\s|(?:\*\*|__)[^*_]+(?:\*\*|__)$)/.test(introLine);
+    const outro = (lines[after]?.text ?? '').trim().split(/(?<=[.!?])\s+/);
+    let labels = 0;
+    for (let k = i; k <= last; k++) if (OPTION_LABEL.test(lines[k]?.text ?? '')) labels++;
+    const introduced = (heading || /[:?]$/.test(intro)) && ((OFFER_INTRO.test(intro) && !REPORT_INTRO.test(intro)) || CHOICE_QUESTION.test(intro));
+    if (introduced || labels >= 2 || outro.some((s) => CHOICE_QUESTION.test(s))) ranges.push([lines[i]?.start ?? 0, lines[last]?.end ?? 0]);
+    i = last;
+  }
+  return ranges;
+}
+
 export function splitProse(raw: string): Sentence[] {
   const { text, masked } = prepareProse(raw);
+  const offered = offeredRanges(masked);
   const sentences: Sentence[] = [];
   let start = 0;
   const push = (end: number) => {
@@ -55,7 +109,9 @@ export function splitProse(raw: string): Sentence[] {
     const piece = { text: text.slice(s, e), masked: masked.slice(s, e) };
     // List markers, headings, emphasis: presentation, not content.
     const lead = /^(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|\*\*|__)+/.exec(piece.masked)?.[0].length ?? 0;
-    sentences.push({ text: cleanMarkup(piece.text.slice(lead)), masked: cleanMarkup(piece.masked.slice(lead)) });
+    const sentence: Sentence = { text: cleanMarkup(piece.text.slice(lead)), masked: cleanMarkup(piece.masked.slice(lead)) };
+    if (offered.some(([from, to]) => s >= from && s < to)) sentence.offered = true;
+    sentences.push(sentence);
   };
   for (const match of masked.matchAll(BOUNDARY)) {
     const end = match.index;
