@@ -147,6 +147,15 @@ describe('layer 1: tool calls', () => {
     ]);
   });
 
+  it('never keeps the front half of a secret that a length cut went through', () => {
+    const token = `ghp_${'A1b2C3d4E5'.repeat(6)}`;
+    for (const pad of [905, 915, 925]) {
+      const command = `${'x'.repeat(pad)} && gh auth login --with ${token} --hostname github.example.com`;
+      const [ran] = extractCandidates(session([toolUse('b', 'Bash', { command }), toolResult('b', 'ok')])).candidates;
+      expect(ran?.meta.command).not.toMatch(/ghp_/);
+    }
+  });
+
   it('keeps a todo list as one plan across updates and attaches progress to it', () => {
     const todos = (statuses: string[]) => ({ todos: ['Write the schema', 'Add the endpoint', 'Document it'].map((content, i) => ({ content, status: statuses[i], activeForm: content })) });
     const text = session([
