@@ -153,6 +153,8 @@ export interface PlanOptions {
    * first (search passes the thesaurus words the journal actually uses).
    */
   related?: (word: string, term: string) => readonly string[];
+  /** Keep each word as typed, so the engine can correct its typos (default true). */
+  typos?: boolean;
 }
 
 export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
@@ -228,7 +230,7 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
       put(term, 1, concept, true);
       const typed = words[i] as string;
       const own = byTerm.get(term);
-      if (own && ts.length === 1 && /^\p{L}+$/u.test(typed)) own.typed = typed;
+      if (own && options.typos !== false && ts.length === 1 && /^\p{L}+$/u.test(typed)) own.typed = typed;
       if (expand(term, concept) > 0 || fresh.length > 1 || !options.related) continue;
       for (const t of options.related(words[i] as string, term).slice(0, MAX_RELATED)) put(t, RELATED_BOOST, concept, false);
     }

@@ -114,6 +114,8 @@ export interface SearchOptions {
   view?: BranchView;
   /** Try thesaurus synonyms for words the journal never uses (default true; recall passes false). */
   thesaurus?: boolean;
+  /** Correct one-letter typos of words the journal lacks (default true; recall, whose prompts are long, passes false). */
+  typos?: boolean;
   /** The caller is a hook, with a time budget: a damaged index is rebuilt in the background, not here. */
   inHook?: boolean;
 }
@@ -161,7 +163,7 @@ function forgetLoaded(dir: string): void {
 }
 
 async function searchIndex(journal: Journal, request: SearchRequest, options: SearchOptions, update: UpdateResult): Promise<SearchOutcome> {
-  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta ?? null) });
+  const plan = planQuery(request.query, { related: options.thesaurus === false ? undefined : relatedIn(update.dir, update.meta ?? null), typos: options.typos !== false });
   const meta = update.meta;
   const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };

@@ -4,6 +4,7 @@ import { analyze, analyzeWords } from '../../src/search/analyze.js';
 import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
 import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-plan.js';
+import { typoTerms } from '../../src/search/typos.js';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
@@ -68,6 +69,19 @@ describe('query plans', () => {
     expect(terms.get('databas')?.boost).toBe(1);
     expect(terms.get('db')?.boost).toBeLessThan(1);
     expect(terms.get('postgr')?.boost).toBeLessThan(terms.get('db')?.boost ?? 0);
+  });
+
+  it('keeps a plain word as typed, for typo correction, unless asked not to; an identifier is not corrected', () => {
+    const typed = (query: string, options = {}) => planQuery(query, options).terms.filter((t) => t.boost === 1).map((t) => [t.term, t.typed]);
+    expect(typed('validaton')).toEqual([['validaton', 'validaton']]);
+    expect(typed('validaton', { typos: false })).toEqual([['validaton', undefined]]);
+    expect(typed('user_name package.json').every(([, word]) => word === undefined)).toBe(true);
+  });
+
+  it('corrects a typo only where the journal lacks the word, at the weight of a fuzzy match', () => {
+    expect(typoTerms('validaton', 'validaton')).toContain('valid');
+    expect(typoTerms('validaton', 'validaton')).not.toContain('validaton');
+    expect(typoTerms('postgres', 'postgr').every((t) => !t.startsWith('postgr'))).toBe(true); // prefix matches already cover these
   });
 
   it('reads what kind of memory a question wants', () => {
