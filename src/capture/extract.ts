@@ -1,10 +1,9 @@
-import type { Meta } from '../events/types.js';
 import type { Candidate } from './candidate.js';
 import { emptyPlans, extractToolCalls, type SessionPlans } from './layer1.js';
 import { extractProse, extractUserPreferences } from './layer2.js';
 import { extractTags, withoutTags } from './layer3.js';
 import { prepareProse } from './prose.js';
-import { redactDeep } from './redact.js';
+import { redactMemory } from './redact.js';
 import { parseTranscript, type Transcript } from './transcript.js';
 
 /**
@@ -43,12 +42,7 @@ export function dedupeKey(c: Candidate): string {
   }
 }
 
-function redactCandidate(c: Candidate): Candidate {
-  const { value, count } = redactDeep({ content: c.content, meta: c.meta });
-  if (count === 0) return c;
-  const meta: Meta = { ...value.meta, redactions: count };
-  return { ...c, content: value.content, meta };
-}
+const redactCandidate = (c: Candidate): Candidate => ({ ...c, ...redactMemory(c) });
 
 /**
  * `root`: the directory file paths are made relative to (the repository's work tree, for hooks);

@@ -1,3 +1,5 @@
+import type { Meta } from '../events/types.js';
+
 /**
  * Redaction before an event exists: secrets are replaced by a typed placeholder
  * (`[REDACTED:github-token]`) and only the count is kept. Patterns cover the providers people
@@ -175,4 +177,14 @@ export function redactDeep<T>(value: T): { value: T; count: number } {
   };
   const copy = walk(value) as T;
   return { value: copy, count: found.size };
+}
+
+/**
+ * A memory's text and meta, redacted together (a secret said in both counts once), with the
+ * count kept in `meta.redactions` when there was anything to redact: what every way into the
+ * journal that is not a verbatim import does first.
+ */
+export function redactMemory(memory: { content: string; meta: Meta }): { content: string; meta: Meta } {
+  const { value, count } = redactDeep(memory);
+  return count === 0 ? memory : { content: value.content, meta: { ...value.meta, redactions: count } };
 }

@@ -1,4 +1,4 @@
-import { redactDeep } from '../capture/redact.js';
+import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { resolveEventType, type Meta } from '../events/types.js';
@@ -32,9 +32,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (args.instead) given.alternative = args.instead;
   if (args.file && args.file.length > 0) given.files = args.file;
   if (args.tag && args.tag.length > 0) given.tags = args.tag;
-  const { value, count } = redactDeep({ content: text, meta: given });
-  const content = value.content;
-  const meta: Meta = count > 0 ? { ...value.meta, redactions: count } : value.meta;
+  const { content, meta } = redactMemory({ content: text, meta: given });
 
   const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');

@@ -26,7 +26,11 @@ export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: n
   const bulk = segments.bulk;
   const route = (terms: readonly QueryTerm[]): Map<string, QueryTerm[]> => {
     const byKey = new Map<string, QueryTerm[]>();
-    const add = (key: string, t: QueryTerm) => byKey.set(key, [...(byKey.get(key) ?? []), t]);
+    const add = (key: string, t: QueryTerm) => {
+      const list = byKey.get(key);
+      if (list) list.push(t);
+      else byKey.set(key, [t]);
+    };
     if (bulk) {
       for (const t of terms) {
         const frequent = bulk.frequent.get(t.term);
