@@ -16,8 +16,14 @@ export interface Segments {
   delta(): Promise<Segment | null>;
 }
 
+/** The candidates best first (ties by ordinal, so a ranking is deterministic). */
+export const byScore = (candidates: Candidate[]): Candidate[] => candidates.sort((a, b) => b.score - a.score || a.o - b.o);
+
 /** `weigh(o)` multiplies a document's score; 0 leaves it out (wrong branch, type or date). */
-export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: number) => number): Promise<Candidate[]> {
+export const runQuery = async (plan: QueryPlan, segments: Segments, weigh: (o: number) => number): Promise<Candidate[]> => byScore(await scoreQuery(plan, segments, weigh));
+
+/** The candidates of runQuery, unsorted. */
+export async function scoreQuery(plan: QueryPlan, segments: Segments, weigh: (o: number) => number): Promise<Candidate[]> {
   if (plan.terms.length === 0) return [];
   // Which shard files the terms need: a term's hash shard, or for a frequent term only its own
   // capped shard. A frequent word's prefix and fuzzy relatives (every path and identifier that
@@ -55,6 +61,11 @@ export async function runQuery(plan: QueryPlan, segments: Segments, weigh: (o: n
   for (const { segment, terms } of jobs) if (segment) scoreSegment(segment, terms, weigh, acc);
 
   const out = [...acc.values()];
-  for (const c of out) c.score *= Math.max(1, c.concepts.length);
-  return out.sort((a, b) => b.score - a.score || a.o - b.o);
+  const asked = plan.concepts.length; // terms past them (feedback.ts) answer no concept of the question
+  for (const c of out) {
+    let answered = 0;
+    for (const k of c.concepts) if (k < asked) answered++;
+    c.score *= Math.max(1, answered);
+  }
+  return out;
 }

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { readSettings } from '../workspace/settings.js';
 import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { vectorsDir } from './embeddings/vectors.js';
-import { runQuery, type Candidate, type Segments } from './engine.js';
+import { byScore, scoreQuery, type Candidate, type Segments } from './engine.js';
+import { withFeedback, type FeedbackSource } from './feedback.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, resetIndex, type AttrTable, type SearchMeta } from './store.js';
@@ -114,6 +115,8 @@ export interface SearchOptions {
   view?: BranchView;
   /** Try thesaurus synonyms for words the journal never uses (default true; recall passes false). */
   thesaurus?: boolean;
+  /** A second pass with the words the best answers share (feedback.ts; default true; recall passes false). */
+  feedback?: boolean;
   /** Correct one-letter typos of words the journal lacks (default true; recall, whose prompts are long, passes false). */
   typos?: boolean;
   /** The caller is a hook, with a time budget: a damaged index is rebuilt in the background, not here. */
@@ -182,9 +185,13 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
     if (since && attrs.time(o) < since) return 0;
     return boosts[type] ?? 1;
   };
-  const keyword = await runQuery(plan, segmentsOf(update.dir, meta), weigh);
+  const segments = segmentsOf(update.dir, meta);
+  const scored = await scoreQuery(plan, segments, weigh);
   const conceptDocs = plan.concepts.map(() => 0);
-  for (const c of keyword) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
+  for (const c of scored) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
+  const frequent = meta.bulk?.frequent ?? {};
+  const feedback: FeedbackSource = { docs: (ordinals) => readDocs(update.dir, attrs, ordinals), hidden, isFrequent: (t) => Object.hasOwn(frequent, t), score: (p) => scoreQuery(p, segments, weigh) };
+  const keyword = byScore(options.feedback === false ? scored : await withFeedback(plan, scored, feedback));
   let ranked = keyword;
   let hybrid: { used: boolean; notice?: string } = { used: false };
   if (options.vectors !== false && existsSync(vectorsDir(cortexDir(journal.repo)))) {

@@ -82,6 +82,26 @@ describe('cortex search', () => {
     expect(ids).toContain(related.id);
   });
 
+  it('finds a memory that shares no word with the question through the memories that answer it (feedback); a retracted memory lends no words', async () => {
+    const dir = newRepo();
+    const bridge = remember(dir, 'Sessions: the login handler issues a refresh token in an httpOnly cookie', '-t', 'decision');
+    const { id: rotation } = remember(dir, 'Refresh tokens rotate every 15 minutes; the cookie is renewed silently', '-t', 'decision');
+    const page = remember(dir, 'The login page uses the brand colours', '-t', 'decision');
+    remember(dir, 'Bumped the version number of the CLI to 2.1', '-t', 'decision');
+    const question = 'how do we keep people logged in';
+    const ids = search(dir, question).map((h) => h.id);
+    // The notes that say what the question says (login) come first, then the one they lead to.
+    expect(ids.slice(0, 2).sort()).toEqual([bridge.id, page.id].sort());
+    expect(ids[2]).toBe(rotation);
+    // Without the second pass, nothing the question says leads to the rotation note.
+    const journal = await journalAt(dir);
+    expect((await searchMemory(journal, { query: question }, { feedback: false })).hits.map((h) => h.id)).not.toContain(rotation);
+    // None of its words were the user's, so none is highlighted.
+    expect((await searchMemory(journal, { query: question })).hits.find((h) => h.id === rotation)?.matched).toEqual([]);
+    expect(cortex(dir, ['forget', bridge.id]).code).toBe(0);
+    expect(search(dir, question).map((h) => h.id)).not.toContain(rotation);
+  });
+
   it('filters by type, date and limit, and explains bad input in one line without losing anything', () => {
     const dir = newRepo();
     remember(dir, 'Rejected GraphQL for the public API', '-t', 'rejected', '--why', 'clients want plain REST');

@@ -5,6 +5,9 @@ import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
 import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-plan.js';
 import { typoTerms } from '../../src/search/typos.js';
+import { addFeedback, bestOf, FEEDBACK_BOOST, FEEDBACK_TERMS, feedbackTerms } from '../../src/search/feedback.js';
+import type { StoredDoc } from '../../src/search/documents.js';
+import fc from 'fast-check';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
@@ -260,6 +263,49 @@ describe('shards', () => {
     expect(oneEditApart('postgr', 'postgr')).toBe(false);
     expect(oneEditApart('postgr', 'potsgr')).toBe(false); // a transposition is two edits
     expect(oneEditApart('postgr', 'pstgx')).toBe(false);
+  });
+});
+
+describe('feedback', () => {
+  const doc = (content: string): StoredDoc => ({ id: content, type: 'decision_made', content, ts: '2026-01-01T00:00:00.000Z', session: 's', author: 'a', branch: 'main', commit: null });
+  const candidate = (o: number, score: number, concepts: number[] = [0]): Candidate => ({ o, score, concepts, matched: [] });
+
+  it('takes the words the best answers share, none of the question\'s own, numbers or frequent words, at most FEEDBACK_BOOST each', () => {
+    const plan = planQuery('keep people logged in');
+    const docs = new Map([
+      [0, doc('Sessions: the login handler issues a refresh token in an httpOnly cookie, since 2024')],
+      [1, doc('Refresh tokens rotate; the cookie is renewed by the handler')],
+      [2, doc('Grafana dashboards for the handler latency')],
+    ]);
+    const terms = feedbackTerms(plan, [candidate(0, 10), candidate(1, 6), candidate(2, 1)], docs, (t) => t === 'handler');
+    const words = terms.map((t) => t.term);
+    expect(words.slice(0, 3).sort()).toEqual(['cooky', 'refresh', 'token']); // in two of the best
+    expect(words).not.toContain('login'); // the question's own
+    expect(words).not.toContain('2024');
+    expect(words).not.toContain('handler'); // frequent
+    expect(terms.length).toBeLessThanOrEqual(FEEDBACK_TERMS);
+    for (const t of terms) {
+      expect(t.boost).toBeLessThanOrEqual(FEEDBACK_BOOST);
+      expect(t.concept).toBe(plan.concepts.length); // answers no concept of the question
+      expect(t.prefix || t.fuzzy).toBe(false);
+    }
+    expect(feedbackTerms(plan, [], docs)).toEqual([]);
+  });
+
+  it('adds the second pass as if run with the question (times the concepts answered); a note only it found answers none', () => {
+    const first = [candidate(0, 10, [0, 1]), candidate(1, 4, [0])];
+    const out = addFeedback(first, [candidate(0, 1, [9]), candidate(2, 2, [9])]);
+    expect(out.map((c) => [c.o, c.score, c.concepts])).toEqual([[0, 12, [0, 1]], [1, 4, [0]], [2, 2, []]]);
+  });
+
+  it('picks the best few candidates as sorting them all would', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (scores, n) => {
+        const candidates = scores.map((score, o) => candidate(o, score));
+        const sorted = [...candidates].sort((a, b) => b.score - a.score || a.o - b.o);
+        expect(bestOf(candidates, n)).toEqual(sorted.slice(0, n));
+      }),
+    );
   });
 });
 
