@@ -66,8 +66,15 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       // Third argument: 1 for a branch checkout, 0 for checking out files.
       if (io.args[2] !== '1') return '';
       return refreshIfJournal(await journal(), { files: false });
-    case 'post-merge':
-      return refreshIfJournal(await journal(), { files: true, afterMerge: true });
+    case 'post-merge': {
+      // A pull brings teammates' tracked files; their memories come with the remote journal git
+      // fetched beside them, united first so the files are regenerated from both.
+      const j = await journal();
+      const { uniteFetchedJournals } = await import('../journal/sync.js');
+      const united = await uniteFetchedJournals(repo, j.store, await readAuthor(repo));
+      const refreshed = await refreshIfJournal(j, { files: true, afterMerge: true });
+      return united > 0 ? `united ${united} fetched remote journal${united === 1 ? '' : 's'}; ${refreshed}` : refreshed;
+    }
     case 'post-rewrite': {
       // stdin: "<old> <new> [extra]" per rewritten commit; alignment follows the new commits.
       const pairs = (await io.readStdin()).split('\n').map((l) => l.trim().split(/\s+/)).filter((p) => /^[0-9a-f]{40,64}$/.test(p[0] ?? '') && /^[0-9a-f]{40,64}$/.test(p[1] ?? ''));

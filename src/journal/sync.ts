@@ -42,12 +42,10 @@ export async function syncJournal(repo: Repo, store: JournalStore, remote: strin
     const ours = await readTip(store);
     let next = ours;
     if (theirs && theirs !== ours) {
-      if (!ours || (await git('merge-base', '--is-ancestor', ours, theirs)).code === 0) next = theirs;
-      else if ((await git('merge-base', '--is-ancestor', theirs, ours)).code !== 0) {
-        next = await mergeJournals(store, ours, theirs, author);
-        merged = true;
-      }
-      if (next !== ours && !(await compareAndSwapRef(store.gitdir, store.ref, ours, next as string))) continue; // a local append raced us
+      const united = await uniteWith(repo, store, ours, theirs, author);
+      if (!united) continue; // a local append raced us
+      next = united.tip;
+      merged ||= united.merged;
     }
     if (!next || next === theirs) return { remote, before, after: next, remoteBefore, pushed: false, merged, attempts: attempt };
     const push = await git('push', '--quiet', '--no-verify', remote, `${branch}:${branch}`);
@@ -61,4 +59,39 @@ export async function syncJournal(repo: Repo, store: JournalStore, remote: strin
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * attempt)); // the remote moved: again
   }
   throw new CortexError('APPEND_CONTENDED', `the journal on ${remote} kept moving; ran out of ${ATTEMPTS} attempts. Run cortex sync again.`);
+}
+
+/**
+ * Our journal (at `ours`) united with `theirs` and the ref moved there: a fast-forward when one
+ * contains the other, a union merge commit otherwise. Null when a local append moved the ref
+ * meanwhile (read the tip and try again).
+ */
+export async function uniteWith(repo: Repo, store: JournalStore, ours: string | null, theirs: string, author: string): Promise<{ tip: string; merged: boolean } | null> {
+  const isAncestor = async (a: string, b: string) => (await runGit(['merge-base', '--is-ancestor', a, b], { cwd: repo.workTree ?? repo.gitDir })).code === 0;
+  if (ours === theirs || (ours && (await isAncestor(theirs, ours)))) return { tip: ours as string, merged: false };
+  const merged = ours !== null && !(await isAncestor(ours, theirs));
+  const tip = merged ? await mergeJournals(store, ours as string, theirs, author) : theirs;
+  return (await compareAndSwapRef(store.gitdir, store.ref, ours, tip)) ? { tip, merged } : null;
+}
+
+/**
+ * Unite the journal with the remote journals git has already fetched (`refs/remotes/<remote>/`
+ * and the journal's branch name): after a `git pull`, the teammates' memories that came with it
+ * are in the journal before the tracked files are regenerated from it. Local only: no fetch, no
+ * push. Returns how many remote journals brought something new.
+ */
+export async function uniteFetchedJournals(repo: Repo, store: JournalStore, author: string): Promise<number> {
+  const branch = store.ref.replace(/^refs\/heads\//, '');
+  const listed = await runGit(['for-each-ref', '--format=%(objectname)', `refs/remotes/*/${branch}`], { cwd: repo.workTree ?? repo.gitDir });
+  let united = 0;
+  for (const theirs of new Set(listed.stdout.split('\n').filter(Boolean))) {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const ours = await readTip(store);
+      const result = await uniteWith(repo, store, ours, theirs, author);
+      if (!result) continue;
+      if (result.tip !== ours) united++;
+      break;
+    }
+  }
+  return united;
 }

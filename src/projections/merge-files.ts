@@ -119,3 +119,25 @@ export function mergePlanFiles(base: string, ours: string, theirs: string): stri
   const done = (text: string) => (text.match(/^\d+\. ✓ /gm) ?? []).length;
   return done(theirs) > done(ours) ? theirs : ours;
 }
+
+/**
+ * The decisions file as rendered from the journal, plus the entries of the file as it stands
+ * that the journal has never heard of: a teammate's decisions that came with a pull, before
+ * their journal did. Regenerating must not delete what only the tracked file knows yet; once
+ * the journal has those events, the journal decides (kept, superseded or retracted).
+ */
+export function keepEntriesNotInJournal(rendered: string, current: string, knows: (id: string) => boolean): string {
+  const fresh = parseDecisionsFile(rendered);
+  const standing = current.trim() === '' ? null : parseDecisionsFile(current);
+  if (!fresh || !standing) return rendered;
+  let kept = 0;
+  for (const section of standing.sections) {
+    const unknown = section.entries.filter((e) => !knows(e.id));
+    if (unknown.length === 0) continue;
+    kept += unknown.length;
+    const target = fresh.sections.find((s) => s.prefix === section.prefix);
+    if (target) target.entries.push(...unknown.filter((e) => !target.entries.some((x) => x.id === e.id)));
+    else fresh.sections.push({ ...section, entries: unknown });
+  }
+  return kept === 0 ? rendered : renderParsedFile(fresh);
+}

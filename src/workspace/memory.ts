@@ -22,6 +22,8 @@ export interface Memory {
   tip: string | null;
   visible: CortexEvent[];
   problems: LineProblem[];
+  /** Whether the journal holds this event, or an edit of it, on any branch. */
+  knows(id: string): boolean;
 }
 
 export async function readMemory(journal: Journal, options: { all?: boolean; now?: Date } = {}): Promise<Memory> {
@@ -37,5 +39,15 @@ export async function readMemory(journal: Journal, options: { all?: boolean; now
     tip: read.tip,
     visible,
     problems: read.problems,
+    knows: knownIds(read.events),
+  };
+}
+
+/** Built on first use: only regenerating the tracked files asks. */
+function knownIds(events: readonly CortexEvent[]): (id: string) => boolean {
+  let known: Set<string> | undefined;
+  return (id) => {
+    known ??= new Set(events.flatMap((e) => [e.id, ...[e.meta.target, e.meta.id].filter((x): x is string => typeof x === 'string')]));
+    return known.has(id);
   };
 }

@@ -186,6 +186,53 @@ describe('team sync through a shared remote', () => {
   });
 });
 
+describe('pulling a teammate\'s work', () => {
+  it('post-merge unites the remote journal git fetched with it, and never drops a decision the journal has not seen yet; the tree stays clean', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const root = tempDir();
+    const bare = join(root, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+    const clone = (name: string) => {
+      const dir = join(root, name);
+      g(root, 'clone', '-q', bare, dir);
+      g(dir, 'config', 'user.email', `${name}@example.com`);
+      g(dir, 'config', 'user.name', name);
+      return dir;
+    };
+    const a = clone('a');
+    writeFileSync(join(a, 'a.txt'), '1');
+    cortex(a, ['init', '--no-claude']);
+    g(a, 'add', '-A');
+    g(a, 'commit', '-qm', 'init');
+    g(a, 'push', '-q', 'origin', 'main');
+    const b = clone('b');
+    cortex(b, ['init', '--no-claude']);
+    const decide = (text: string) => {
+      remember(a, text, '-t', 'decision');
+      cortex(a, ['projections', '--write']);
+      g(a, 'add', '-A');
+      g(a, 'commit', '-qm', text);
+      g(a, 'push', '-q', 'origin', 'main');
+      expect(cortex(a, ['sync']).code).toBe(0);
+    };
+
+    // Pulling one branch by name fetches nothing else: the journal stays behind, the file does not.
+    decide('Use Terraform for infrastructure');
+    g(b, 'pull', '-q', '--no-rebase', 'origin', 'main');
+    expect(g(b, 'status', '--porcelain')).toBe('');
+    expect(readFileSync(join(b, '.cortex', 'decisions.md'), 'utf8')).toContain('### Use Terraform for infrastructure');
+
+    // A plain pull fetches the remote journal too: united, so the decisions are memory on b.
+    decide('Deploy with GitHub Actions');
+    g(b, 'pull', '-q', '--no-rebase');
+    expect(g(b, 'status', '--porcelain')).toBe('');
+    expect(decisionTexts(b)).toEqual(['Deploy with GitHub Actions', 'Use Terraform for infrastructure']);
+    const file = readFileSync(join(b, '.cortex', 'decisions.md'), 'utf8');
+    expect(file.match(/### Use Terraform for infrastructure/g)).toHaveLength(1);
+  });
+});
+
 describe('decision diffs and blame', () => {
   it('cortex diff main..feature lists exactly the feature\'s decisions, as text, markdown and JSON; log takes the range too', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
