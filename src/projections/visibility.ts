@@ -11,7 +11,11 @@ import type { CortexEvent } from '../events/types.js';
  * The second condition is what keeps a decision made on a fresh feature branch (whose recorded
  * commit is still the branch point, an ancestor of main) off `main` until the feature's next
  * commit is merged. `unmerged` holds, per branch, the commits in HEAD's history whose child on that
- * branch is not (yet) in HEAD's history.
+ * branch is not (yet) in HEAD's history; seen from a long-lived branch (main), a feature branch
+ * that has no commit of its own yet counts its tip among them.
+ *
+ * An event captured before its branch's first commit (commit null) is visible where the history
+ * that branch began is: the first session of a new project shows on every branch made later.
  */
 export interface BranchView {
   /** The current branch, or null when HEAD is detached. */
@@ -20,6 +24,11 @@ export interface BranchView {
   ancestors: ReadonlySet<string>;
   /** branch name → commits of HEAD's history followed on that branch by commits HEAD lacks. */
   unmerged: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * branch name → its root commits, for branches with events captured before their first
+   * commit (commit null): such an event is visible where the history that branch began is.
+   */
+  roots?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Rewritten commits (amend, rebase: `commit_linked` events from post-rewrite), old → new. */
   rewrites?: ReadonlyMap<string, string>;
   /**
@@ -58,13 +67,20 @@ export function isVisible(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
   if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return true;
-  if (event.commit === null) return false;
+  if (event.commit === null) return event.branch !== null && [...(view.roots?.get(event.branch) ?? [])].some((root) => view.ancestors.has(root));
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;
   return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));
 }
 
 export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view));
+
+/** The other branches with events from before their first commit: the shell asks git their roots. */
+export function unbornBranchesToCheck(events: readonly Place[], view: Pick<BranchView, 'branch'>): string[] {
+  const branches = new Set<string>();
+  for (const e of events) if (e.branch !== null && e.branch !== view.branch && e.commit === null) branches.add(e.branch);
+  return [...branches].sort();
+}
 
 /** The other branches whose events sit on HEAD's history: the ones the shell must ask git about. */
 export function branchesToCheck(events: readonly Place[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {

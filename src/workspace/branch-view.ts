@@ -2,7 +2,7 @@ import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { gitOutput } from '../git/run-git.js';
-import { branchesToCheck, rewritesFrom, type BranchView, type Place } from '../projections/visibility.js';
+import { branchesToCheck, rewritesFrom, unbornBranchesToCheck, type BranchView, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -21,21 +21,41 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
 
+  // In CI (and other fresh checkouts) a branch may exist only as a remote-tracking ref.
+  const tipOf = async (branch: string) => (await readRef(repo.commonDir, `refs/heads/${branch}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${branch}`));
+  let firstParents: Promise<Set<string>> | undefined;
+  const mainLine = () => (firstParents ??= gitOutput(['rev-list', '--first-parent', head.commit as string], { cwd }).then((out) => new Set(out.split('\n').filter(Boolean))));
   const unmerged = new Map<string, Set<string>>();
   await Promise.all(
     branchesToCheck(places, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
-      // In CI (and other fresh checkouts) the branch may exist only as a remote-tracking ref.
-      const tip = (await readRef(repo.commonDir, `refs/heads/${branch}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${branch}`));
-      // Gone (deleted after merging, usually) or wholly merged: its events follow their commits.
-      if (!tip || ancestors.has(tip)) return;
+      const tip = await tipOf(branch);
+      // Gone (deleted after merging, usually): its events follow their commits.
+      if (!tip) return;
+      if (ancestors.has(tip)) {
+        // Wholly merged, or a feature branch with no commit of its own yet, whose tip is where
+        // HEAD's line was when it branched: what was decided there at its tip is still the
+        // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent line.
+        if (!LONG_LIVED.includes(branch) && (await mainLine()).has(tip)) unmerged.set(branch, new Set([tip]));
+        return;
+      }
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
       unmerged.set(branch, forks);
     }),
   );
-  return { head, branch: head.branch, ancestors, unmerged, rewrites, aliases: await trunkAliases(repo, head.branch) };
+  const roots = new Map<string, Set<string>>();
+  await Promise.all(
+    unbornBranchesToCheck(places, { branch: head.branch }).map(async (branch) => {
+      const tip = await tipOf(branch);
+      if (tip) roots.set(branch, new Set((await gitOutput(['rev-list', '--max-parents=0', tip], { cwd })).split('\n').filter(Boolean)));
+    }),
+  );
+  return { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
 }
+
+/** Branches that features branch from and merge back into. */
+const LONG_LIVED = ['main', 'master', 'trunk', 'develop'];
 
 const TRUNK_NAMES = ['main', 'master'];
 

@@ -53,6 +53,45 @@ describe('branch alignment', () => {
     expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Use Redis for the cache');
   });
 
+  it('a decision made on a new branch before its first commit stays off main (also from a linked worktree) until that branch\'s work is merged', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Expose the API over GraphQL', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+    const side = join(tempDir(), 'side');
+    git(dir, 'worktree', 'add', '-q', '-b', 'side', side);
+    remember(side, 'Render charts on the server', '-t', 'decision');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+    expect(decisions(side).sort()).toEqual(['Render charts on the server', 'Use Postgres for storage']);
+
+    git(dir, 'checkout', '-q', 'feature');
+    commit(dir, { 'schema.graphql': 'type Query { ok: Boolean }\n' }, 'graphql schema');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    expect(decisions(dir).sort()).toEqual(['Expose the API over GraphQL', 'Use Postgres for storage']);
+  });
+
+  it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.email', 'dev@example.com');
+    git(dir, 'config', 'user.name', 'Dev');
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    remember(dir, 'Chose Postgres over MySQL', '-t', 'decision');
+    commit(dir, { 'a.txt': '1' }, 'first');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    expect(decisions(dir)).toEqual(['Chose Postgres over MySQL']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'postgres']).map((h) => h.content)).toEqual(['Chose Postgres over MySQL']);
+    // A history that did not begin there does not see them.
+    git(dir, 'checkout', '-q', '--orphan', 'elsewhere');
+    commit(dir, { 'b.txt': '1' }, 'unrelated root');
+    expect(decisions(dir)).toEqual([]);
+  });
+
   it('decisions made on main before branching show on the branch; an old commit sees what was decided up to it', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     remember(dir, 'Tabs, not spaces', '-t', 'decision');
