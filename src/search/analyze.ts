@@ -25,7 +25,12 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  * apostrophes: "what's", "isn't" and "customer's" are contractions and possessives, not
  * identifiers, and their joined forms ("whats", "isnt") would be words no one searches for.
  */
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.-]*/gu;
+const WORD = /(?<![\p{L}\p{N}])[cfj](?:\+\+|#)(?![\p{L}\p{N}+#])|[\p{L}\p{N}][\p{L}\p{N}_.-]*/giu;
+/** Languages named with symbols, which would otherwise all be the letter "c". */
+const SYMBOL_NAMES: Readonly<Record<string, string>> = { 'c++': 'cpp', 'c#': 'csharp', 'f#': 'fsharp', 'j#': 'jsharp' };
+
+/** The words of a text as search sees them (queries split by the same rule as documents). */
+export const wordsOf = (text: string): string[] => [...text.matchAll(WORD)].map((m) => m[0]);
 const SEPARATORS = /[_.-]+/;
 /** Lower-to-upper and letter-to-digit boundaries inside an identifier: useAuthToken, HTTPServer, oauth2Client. */
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
@@ -95,6 +100,8 @@ export function analyzeWords(text: string): Array<{ word: string; index: number;
 }
 
 function termsOfWord(word: string): string[] {
+  const named = SYMBOL_NAMES[word.toLowerCase()];
+  if (named) return [named];
   const parts = word
     .split(SEPARATORS)
     .flatMap((p) => (PLURAL_ACRONYM.test(p) ? [p.toLowerCase()] : p.split(CAMEL)))

@@ -1,5 +1,5 @@
 import type { EventType } from '../events/types.js';
-import { analyze } from './analyze.js';
+import { analyze, wordsOf } from './analyze.js';
 import { readFileSync } from 'node:fs';
 import type { Vocabulary } from './vocabulary-data.js';
 
@@ -159,7 +159,7 @@ export interface PlanOptions {
 
 export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
   const lex = options.lexicon ?? lexiconOf();
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu) ?? [];
+  const words = wordsOf(text.toLowerCase());
   // Longest phrase first, each word used once: "why did we *rule out*" is a rejection question
   // even though "why did" alone could start anything.
   const asked = new Set<string>();

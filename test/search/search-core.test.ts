@@ -55,6 +55,14 @@ describe('analysis', () => {
     expect(analyze('idempotency-key')).toContain('idempotencykey');
   });
 
+  it('keeps C++, C# and F# apart from each other and from the letter c', () => {
+    expect(analyze('Rewrite the engine in C++')).toEqual(['rewrit', 'engin', 'cpp']);
+    expect(analyze('a client in C#, scripts in f#')).toEqual(['client', 'csharp', 'script', 'fsharp']);
+    expect(planQuery('c++').terms.map((t) => t.term)).toContain('cpp');
+    expect(planQuery('c#').terms.map((t) => t.term)).toContain('csharp');
+    expect(analyze('issue#12 and abc++')).toEqual(['issu', '12', 'abc']); // only the languages' names
+  });
+
   it('ends a word at an apostrophe: contractions and possessives are not identifiers', () => {
     expect(analyze("what's wrong? it isn't the customer's fault")).toEqual(analyze('wrong customer fault'));
     expect(analyze('don’t')).toEqual([]);
