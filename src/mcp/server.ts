@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { answerMalformed } from './answer-malformed.js';
 import { z } from 'zod';
 import { isCortexError } from '../errors.js';
 import type { CommandIO } from '../commands/io.js';
@@ -69,7 +70,7 @@ export function createMcpServer(io: CommandIO): McpServer {
 
 export async function runMcpServer(io: CommandIO): Promise<number> {
   const server = createMcpServer(io);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(answerMalformed(process.stdin, (message) => process.stdout.write(`${JSON.stringify(message)}\n`)));
   await server.connect(transport);
   // Serve until the client closes stdin.
   await new Promise<void>((resolve) => {

@@ -80,7 +80,7 @@ describe('cortex mcp', () => {
 
     // Raw JSON-RPC: a call without a tool name, an unknown method and a line that is not JSON.
     const server = spawn(process.execPath, [CLI, 'mcp'], { cwd: dir });
-    const replies: Array<{ id?: number; error?: { code: number }; result?: unknown }> = [];
+    const replies: Array<{ id?: number | null; error?: { code: number }; result?: unknown }> = [];
     let buffer = '';
     server.stdout.on('data', (d) => {
       buffer += d;
@@ -96,12 +96,15 @@ describe('cortex mcp', () => {
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: {} });
     send({ jsonrpc: '2.0', id: 3, method: 'no/such/method', params: {} });
     send('{ this is not json');
+    send({ jsonrpc: '2.0', id: 5 }); // neither a request nor a response
     send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} });
     const deadline = Date.now() + 10_000;
     while (!replies.some((r) => r.id === 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     server.kill();
     expect([-32602, -32603]).toContain(replies.find((r) => r.id === 2)?.error?.code); // invalid params (the SDK reports it as -32603)
     expect(replies.find((r) => r.id === 3)?.error?.code).toBe(-32601);
+    expect(replies.find((r) => r.id === null)?.error?.code).toBe(-32700); // answered, though it has no id to answer to
+    expect(replies.find((r) => r.id === 5)?.error?.code).toBe(-32600); // a client waiting on 5 hears back
     expect(replies.find((r) => r.id === 4)?.result).toBeDefined(); // still serving
   });
 
