@@ -18,7 +18,7 @@ export async function runDiff(args: DiffArgs, io: CommandIO): Promise<number> {
   warnProblems(io, read.problems);
   const range = await readRange(journal.repo, read.events, args.range);
   const now = new Date();
-  const diff = diffMemory(foldMemory(range.baseVisible, settings, now), foldMemory(range.headVisible, settings, now), range.added);
+  const diff = diffMemory(foldMemory(range.baseVisible, settings, now), foldMemory(range.headVisible, settings, now), range);
   if (args.json) printJson(io, { range: args.range, base: range.base, head: range.head, ...diff });
   else io.stdout.write(args.markdown ? renderDiffMarkdown(diff, args.range) : renderDiffText(diff, args.range));
   return 0;

@@ -21,7 +21,10 @@ export interface DecisionDiff {
   decisions: DiffEntry[];
   rejections: DiffEntry[];
   preferences: DiffEntry[];
-  /** Decisions current on base that head retracted or superseded. */
+  /**
+   * Decisions current on base that head retracted or superseded. A decision head never saw
+   * (base made it after they parted) is base's news, not a retirement, so it is not listed.
+   */
   retired: DiffEntry[];
   planProgress: Array<{ plan: string; step: string; ts: string }>;
   learnings: DiffEntry[];
@@ -29,8 +32,16 @@ export interface DecisionDiff {
 
 const entry = (i: MemoryItem): DiffEntry => ({ id: i.id, type: i.type, content: i.content, reason: i.reason ?? null, ts: i.origin.ts, author: i.origin.author, session: i.origin.session });
 
-export function diffMemory(base: MemoryState, head: MemoryState, added: readonly CortexEvent[]): DecisionDiff {
+export interface DiffRange {
+  /** Events head sees and base does not. */
+  added: readonly CortexEvent[];
+  /** Every event head sees. */
+  headVisible: readonly CortexEvent[];
+}
+
+export function diffMemory(base: MemoryState, head: MemoryState, { added, headVisible }: DiffRange): DecisionDiff {
   const addedIds = new Set(added.map((e) => e.id));
+  const headSees = new Set(headVisible.map((e) => e.id));
   const fresh = (items: readonly MemoryItem[]) => items.filter((i) => addedIds.has(i.id)).map(entry);
   const current = new Set([...head.decisions, ...head.rejections, ...head.preferences].map((i) => i.id));
   const plans = new Map(head.plans.map((p) => [p.id, p.title]));
@@ -38,7 +49,7 @@ export function diffMemory(base: MemoryState, head: MemoryState, added: readonly
     decisions: fresh(head.decisions),
     rejections: fresh(head.rejections),
     preferences: fresh(head.preferences),
-    retired: [...base.decisions, ...base.rejections, ...base.preferences].filter((i) => !current.has(i.id)).map(entry),
+    retired: [...base.decisions, ...base.rejections, ...base.preferences].filter((i) => headSees.has(i.id) && !current.has(i.id)).map(entry),
     planProgress: added
       .filter((e) => e.type === 'plan_step_completed')
       .map((e) => ({ plan: plans.get(String(e.meta.plan_id ?? '')) ?? 'a plan', step: e.content, ts: e.ts })),

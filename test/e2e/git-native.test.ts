@@ -257,6 +257,27 @@ describe('decision diffs and blame', () => {
     expect(cortex(dir, ['diff', 'main..nope']).stderr).toMatch(/unknown revision "nope"/);
   });
 
+  it('cortex diff base..head retires only what head retracted or superseded, never the decisions base made after they parted', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const dropped = remember(dir, 'Use Redis for sessions', '-t', 'decision');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'base');
+    git(dir, 'checkout', '-q', '-b', 'pr');
+    remember(dir, 'Switch to Fastify', '-t', 'decision');
+    expect(cortex(dir, ['forget', dropped.id]).code).toBe(0);
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'pr');
+    git(dir, 'checkout', '-q', 'main');
+    remember(dir, 'Adopt pnpm', '-t', 'decision');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'main moves on');
+
+    for (const range of ['main..pr', 'main...pr']) {
+      const json = cortexJson<{ decisions: Array<{ content: string }>; retired: Array<{ content: string }> }>(dir, ['diff', range]);
+      expect(json.decisions.map((d) => d.content)).toEqual(['Switch to Fastify']);
+      expect(json.retired.map((d) => d.content)).toEqual(['Use Redis for sessions']);
+      expect(cortex(dir, ['diff', range]).stdout).not.toContain('Adopt pnpm');
+      expect(cortex(dir, ['diff', range, '--markdown']).stdout).not.toContain('Adopt pnpm');
+    }
+  });
+
   it('blame-decision follows a line to its commit, the session that wrote it, and that session\'s decision', () => {
     const dir = tempRepo({ files: { 'README.md': '# x\n' } });
     const transcript = join(tempDir(), 't.jsonl');
