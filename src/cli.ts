@@ -87,14 +87,14 @@ function commands(cli: Argv, io: CommandIO): Argv {
             file: { alias: 'f', type: 'string', array: true, describe: 'a related file (repeatable)' },
             tag: { type: 'string', array: true, describe: 'a tag (repeatable)' },
             session: { type: 'string', describe: 'session id to record (default: cli)' },
-            supersedes: { type: 'string', describe: 'the id (or unique prefix) of a decision this one replaces' },
+            supersedes: { type: 'string', describe: 'the id (or a unique prefix or suffix, e.g. what log --oneline prints) of a decision this one replaces' },
             ...jsonOption,
           }),
       (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: argv.text as string[] }, io)),
     )
     .command(
       'forget <id>',
-      'retract a memory (recorded as a new event; the id may be a unique prefix)',
+      'retract a memory (recorded as a new event; the id may be a unique prefix or suffix, e.g. what log --oneline prints)',
       (y) => y.positional('id', { type: 'string', demandOption: true }).options({ why: { type: 'string', describe: 'why it no longer holds' }, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/forget.js')).runForget({ ...argv, id: String(argv.id) }, io)),
     )

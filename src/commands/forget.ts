@@ -11,7 +11,7 @@ export interface ForgetArgs {
 
 /**
  * Retract a memory: a new `event_retracted` event, so the journal stays append-only and the
- * retraction travels to every clone. The id may be shortened to any unique prefix of 6+ characters.
+ * retraction travels to every clone. The id may be shortened to any unique prefix or suffix of 6+ characters.
  */
 export async function runForget(args: ForgetArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io, { forWriting: true });

@@ -143,6 +143,28 @@ describe('changing memory', () => {
     expect(readFileSync(join(dir, '.cortex', 'decisions-archive.md'), 'utf8')).toContain('Use REST for the public API');
   });
 
+  it('the short ids log --oneline prints (the last 8 characters of an id, as diff --markdown shows) work with forget and remember --supersedes, in any case', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Use Redis for sessions', '-t', 'decision');
+    remember(dir, 'Use REST for the public API', '-t', 'decision');
+    const shortIds = cortex(dir, ['log', '--oneline']).stdout.trim().split('\n').map((line) => line.split(' ')[0] as string);
+    const [restShort, redisShort] = shortIds as [string, string];
+    expect(restShort).toHaveLength(8);
+    expect(cortex(dir, ['forget', redisShort.toLowerCase()])).toMatchObject({ code: 0, stdout: expect.stringContaining('Use Redis for sessions') });
+    expect(cortex(dir, ['remember', 'Use GraphQL for the public API', '-t', 'decision', '--supersedes', restShort]).code).toBe(0);
+    expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
+  });
+
+  it('an id that could be either of two memories is refused in one line that names both', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const ids = ['01JA000000AAAAAAAAAAXYZ123', '01JB000000BBBBBBBBBBXYZ123'];
+    cortex(dir, ['import', '-'], { input: ids.map((id, i) => JSON.stringify({ id, type: 'decision', content: `Decision ${i}` })).join('\n') });
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+    const ambiguous = cortex(dir, ['forget', 'xyz123']);
+    expect(ambiguous).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: xyz123 matches 2 memories \(01JA000000AAAAAAAAAAXYZ123, 01JB000000BBBBBBBBBBXYZ123\); give more .*\n$/) });
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+  });
+
   it('forget says what to do with an unknown or ambiguous id, and stores nothing', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     remember(dir, 'One', '-t', 'decision');
