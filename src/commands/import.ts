@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { CortexError } from '../errors.js';
 import { parseImportLines } from '../events/parse-import.js';
 import { append, captureContext, readAll } from '../journal/journal.js';
+import { withJournalWriteLock } from '../journal/write-lock.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface ImportArgs {
@@ -38,9 +39,14 @@ export async function runImport(args: ImportArgs, io: CommandIO): Promise<number
   }
   for (const e of errors) io.stderr.write(`cortex: warning: ${args.file}:${e.line}: ${e.message}; skipped\n`);
 
-  const existing = new Set((await readAll(journal)).events.map((e) => e.id));
-  const fresh = events.filter((e) => !existing.has(e.id));
-  await append(journal, fresh);
+  // Looked up under the lock, against the journal as it is then: a parallel import of the same
+  // file has either stored its events already or not started.
+  const fresh = await withJournalWriteLock(journal, async () => {
+    const existing = new Set((await readAll(journal)).events.map((e) => e.id));
+    const unseen = events.filter((e) => !existing.has(e.id));
+    await append(journal, unseen);
+    return unseen;
+  });
   const summary = { imported: fresh.length, skipped: events.length - fresh.length + repeated, invalid: errors.length };
   if (args.json) printJson(io, summary);
   else io.stdout.write(`Imported ${summary.imported} event${summary.imported === 1 ? '' : 's'} (${summary.skipped} already present${summary.invalid ? `, ${summary.invalid} invalid lines skipped` : ''})\n`);

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
-import { CLI, cortex, cortexJson } from '../helpers/cli.js';
+import { CLI, cortex, cortexJson, cortexWaitingForInput } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
@@ -124,6 +124,24 @@ describe('cortex import and export', () => {
     expect(skipping.code).toBe(0);
     expect(JSON.parse(skipping.stdout)).toEqual({ imported: 1, skipped: 0, invalid: 2 });
     expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content).sort()).toEqual(['good', 'kept']);
+  });
+
+  it('8 imports of one file at once store each event once, and all but one report them already present', async () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const input = Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: 'learned', content: `imported fact ${i}`, ts: new Date(Date.UTC(2026, 9, 1, 0, 0, i)).toISOString() })).join('\n');
+    // Each waits for stdin, so all eight are running before any of them reads the journal.
+    const imports = Array.from({ length: 8 }, () => cortexWaitingForInput(dir, ['import', '-', '--json']));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (const run of imports) run.send(input);
+    const runs = await Promise.all(imports.map((run) => run.done));
+    expect(runs.map((r) => r.code)).toEqual(Array(8).fill(0));
+    const summaries = runs.map((r) => JSON.parse(r.stdout) as { imported: number }).sort((a, b) => b.imported - a.imported);
+    expect(summaries).toEqual([{ imported: 200, skipped: 0, invalid: 0 }, ...Array(7).fill({ imported: 0, skipped: 200, invalid: 0 })]);
+    const storedLines = git(dir, 'ls-tree', '-r', '--name-only', 'cortex/journal', 'events')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((shard) => git(dir, 'show', `cortex/journal:${shard}`).split('\n').filter(Boolean));
+    expect(storedLines).toHaveLength(200);
   });
 
   it('says so in one line when the file does not exist', () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cortex, cortexJson } from '../helpers/cli.js';
+import { cortex, cortexAsync, cortexJson } from '../helpers/cli.js';
 import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
 
@@ -153,6 +153,15 @@ describe('changing memory', () => {
     expect(cortex(dir, ['forget', redisShort.toLowerCase()])).toMatchObject({ code: 0, stdout: expect.stringContaining('Use Redis for sessions') });
     expect(cortex(dir, ['remember', 'Use GraphQL for the public API', '-t', 'decision', '--supersedes', restShort]).code).toBe(0);
     expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
+  });
+
+  it('forgetting one memory from 10 processes at once records one retraction', async () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const { id } = remember(dir, 'Use Redis for sessions', '-t', 'decision');
+    const runs = await Promise.all(Array.from({ length: 10 }, () => cortexAsync(dir, ['forget', id])));
+    expect(runs.map((r) => r.code)).toEqual(Array(10).fill(0));
+    expect(runs.filter((r) => r.stdout.startsWith('already forgotten'))).toHaveLength(9);
+    expect(cortexJson<Array<{ type: string }>>(dir, ['log']).filter((e) => e.type === 'event_retracted')).toHaveLength(1);
   });
 
   it('an id that could be either of two memories is refused in one line that names both', () => {

@@ -37,6 +37,17 @@ export function cortexAsync(cwd: string, args: string[], options: { input?: stri
   });
 }
 
+/** The CLI started now, reading its stdin only when `send` is called: to start several at once. */
+export function cortexWaitingForInput(cwd: string, args: string[]): { send: (input: string) => void; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+  return { send: (input) => child.stdin.end(input), done };
+}
+
 export function cortexJson<T>(cwd: string, args: string[]): T {
   const result = cortex(cwd, [...args, '--json']);
   if (result.code !== 0) throw new Error(`cortex ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
