@@ -4,6 +4,7 @@ import { createIdGenerator } from '../events/ids.js';
 import { normalizeEvent, type EventContext } from '../events/parse-event.js';
 import type { CortexEvent } from '../events/types.js';
 import { CortexError } from '../errors.js';
+import { isValidRefName } from '../git/ref-name.js';
 import { randomBytes } from 'node:crypto';
 import { readCachedEvents, readCachedNewestFirst, refreshCache, type CacheDir, type CacheMeta } from './cache.js';
 import { readCloneId } from './clone-id.js';
@@ -22,9 +23,12 @@ export interface Journal {
 }
 
 export function journalRef(): string {
-  const ref = process.env.CORTEX_JOURNAL_REF?.trim();
-  if (!ref) return DEFAULT_JOURNAL_REF;
-  return ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+  const given = process.env.CORTEX_JOURNAL_REF?.trim();
+  if (!given) return DEFAULT_JOURNAL_REF;
+  const ref = given.startsWith('refs/') ? given : `refs/heads/${given}`;
+  // Written unchecked, a name like `bad..ref` becomes a file git skips with a warning.
+  if (!isValidRefName(ref)) throw new CortexError('USAGE', `CORTEX_JOURNAL_REF="${given}" is not a valid ref name (see git check-ref-format); unset it or use a name like cortex/journal`);
+  return ref;
 }
 
 export async function openJournal(repo: Repo): Promise<Journal> {

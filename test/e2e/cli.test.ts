@@ -151,6 +151,15 @@ describe('cortex import and export', () => {
   });
 });
 
+describe('CORTEX_JOURNAL_REF', () => {
+  it('refuses a name git would not take as a ref, in one line, and writes no ref', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const result = cortex(dir, ['remember', 'x'], { env: { CORTEX_JOURNAL_REF: 'bad..ref' } });
+    expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: CORTEX_JOURNAL_REF="bad\.\.ref" is not a valid ref name .*\n$/) });
+    expect(git(dir, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main\n');
+  });
+});
+
 describe('cortex status', () => {
   it('shows the ref, tip, counts by type and cache state', () => {
     const dir = tempRepo();
