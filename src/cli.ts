@@ -101,7 +101,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
     .command(
       'briefing',
       'print the briefing the next session starts from (what the SessionStart hook delivers)',
-      (y) => y.options({ budget: { type: 'number', describe: 'budget in tokens (default 2000, or git config cortex.budget)' }, ...allOption, ...jsonOption }),
+      (y) => y.options({ budget: { type: 'string', describe: 'budget in tokens (default 2000, or git config cortex.budget)' }, ...allOption, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/briefing.js')).runBriefing(argv, io)),
     )
     .command(
@@ -145,7 +145,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           author: { type: 'string', describe: 'only by this author (substring of the email)' },
           session: { type: 'string', describe: 'only from this session (id or prefix)' },
           grep: { type: 'string', describe: 'only whose content matches this regular expression (case-insensitive)' },
-          n: { alias: 'max-count', type: 'number', describe: 'at most this many' },
+          n: { alias: 'max-count', type: 'string', describe: 'at most this many' },
           oneline: { type: 'boolean', describe: 'one line per memory' },
           ...jsonOption,
         }),
@@ -158,7 +158,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
         y.positional('query', { type: 'string', array: true, demandOption: true }).options({
           type: { alias: 't', type: 'string', array: true, describe: 'only these types (repeatable or comma-separated)' },
           since: { type: 'string', describe: 'only after this date (2026-11-01, "3 days ago")' },
-          limit: { alias: 'n', type: 'number', default: 10, describe: 'at most this many results' },
+          limit: { alias: 'n', type: 'string', describe: 'at most this many results (default 10)' },
           keyword: { type: 'boolean', describe: 'rank by keywords only, even where `cortex embed` made vectors' },
           ...allOption,
           ...jsonOption,

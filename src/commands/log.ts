@@ -4,6 +4,7 @@ import type { CortexEvent } from '../events/types.js';
 import { renderLogEntry } from '../format/render-log.js';
 import { readNewestFirst } from '../journal/journal.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
+import { parseCount } from './parse-count.js';
 
 export interface LogArgs {
   /** `base..head` / `base...head`: only memory head has and base does not. */
@@ -14,7 +15,7 @@ export interface LogArgs {
   author?: string;
   session?: string;
   grep?: string;
-  n?: number;
+  n?: number | string;
   oneline?: boolean;
   json?: boolean;
 }
@@ -23,7 +24,7 @@ export interface LogArgs {
 export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   const filter = buildEventFilter({ types: args.type, since: args.since, until: args.until, author: args.author, session: args.session, grep: args.grep }, new Date());
   if (!filter.ok) throw new CortexError('USAGE', filter.error);
-  if (args.n !== undefined && (!Number.isInteger(args.n) || args.n < 0)) throw new CortexError('USAGE', '-n must be a whole number');
+  const limit = parseCount('-n', args.n, { min: 0 }) ?? Infinity;
 
   const journal = await openJournalAt(io);
   let inRange: Set<string> | null = null;
@@ -34,7 +35,6 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   }
   const { meta, events } = await readNewestFirst(journal);
   warnProblems(io, meta.problems);
-  const limit = args.n ?? Infinity;
   const picked: CortexEvent[] = [];
   const paint = paintFor(io);
   for await (const event of events) {

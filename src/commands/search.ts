@@ -4,13 +4,14 @@ import { createProgress } from '../format/progress.js';
 import { searchMemory, type SearchHit } from '../search/search.js';
 import { snippet } from '../search/snippet.js';
 import { openJournalAt, paintFor, printJson, type CommandIO } from './io.js';
+import { parseCount } from './parse-count.js';
 
 export interface SearchArgs {
   query: string[];
   type?: string[];
   since?: string;
   all?: boolean;
-  limit?: number;
+  limit?: number | string;
   keyword?: boolean;
   json?: boolean;
 }
@@ -31,6 +32,10 @@ const LABEL: Record<string, string> = {
 };
 export const typeLabel = (type: string): string => LABEL[type] ?? type;
 
+// A pasted page as the query must not come back as a page of "nothing matches".
+const ECHOED_QUERY_CHARS = 80;
+const echoQuery = (query: string): string => (query.length <= ECHOED_QUERY_CHARS ? query : `${query.slice(0, ECHOED_QUERY_CHARS - 1).trimEnd()}…`);
+
 /** `cortex search "<query>"`: memories on this branch that match, best first. */
 export async function runSearch(args: SearchArgs, io: CommandIO): Promise<number> {
   const query = args.query.join(' ').trim();
@@ -39,8 +44,7 @@ export async function runSearch(args: SearchArgs, io: CommandIO): Promise<number
   if (!types.ok) throw new CortexError('USAGE', types.error);
   const since = args.since === undefined ? undefined : parseDateBound(args.since, new Date());
   if (args.since !== undefined && !since) throw new CortexError('USAGE', `--since "${args.since}" is not a date (try 2026-11-01 or "3 days ago")`);
-  const limit = args.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1) throw new CortexError('USAGE', `--limit must be a whole number above 0 (got ${args.limit})`);
+  const limit = parseCount('--limit', args.limit, { min: 1 }) ?? 10;
 
   const journal = await openJournalAt(io);
   const progress = createProgress(io.stderr as { write(text: string): unknown; isTTY?: boolean }, 'cortex: indexing');
@@ -52,7 +56,7 @@ export async function runSearch(args: SearchArgs, io: CommandIO): Promise<number
     return 0;
   }
   if (outcome.hits.length === 0) {
-    io.stdout.write(`Nothing in memory matches "${query}"${args.all ? '' : ' on this branch (--all searches every branch)'}.\n`);
+    io.stdout.write(`Nothing in memory matches "${echoQuery(query)}"${args.all ? '' : ' on this branch (--all searches every branch)'}.\n`);
     return 0;
   }
   const paint = paintFor(io);

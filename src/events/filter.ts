@@ -36,14 +36,21 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
 
 export type FilterResult = { ok: true; test: (e: CortexEvent) => boolean } | { ok: false; error: string };
 
-/** `--type decision,rejected --type learned` → the types, or the first unknown name as an error. */
+const TYPE_HINT = 'try decision, rejected, learned, plan, preference, error';
+
+/**
+ * `--type decision,rejected --type learned` → the types, or the first unknown name as an error.
+ * A `--type` that names nothing (`--type ''`, `--type ,`) is an error too: taken as no filter it
+ * would show every type, taken as a filter none.
+ */
 export function resolveTypeList(names: readonly string[]): { ok: true; types: Set<EventType> } | { ok: false; error: string } {
   const types = new Set<EventType>();
   for (const name of names.flatMap((t) => t.split(',')).filter((t) => t.trim() !== '')) {
     const type = resolveEventType(name);
-    if (!type) return { ok: false, error: `unknown type "${name}" (try decision, rejected, learned, plan, preference, error)` };
+    if (!type) return { ok: false, error: `unknown type "${name}" (${TYPE_HINT})` };
     types.add(type);
   }
+  if (names.length > 0 && types.size === 0) return { ok: false, error: `--type "${names.join(',')}" names no type (${TYPE_HINT})` };
   return { ok: true, types };
 }
 

@@ -89,6 +89,30 @@ describe('cortex remember and log', () => {
   });
 });
 
+describe('flags given nothing usable', () => {
+  it('a count that is not a whole number is a usage error echoing what was typed', () => {
+    const dir = tempRepo();
+    for (const [args, message] of [
+      [['search', 'x', '--limit', 'abc'], 'cortex: --limit must be a whole number above 0, not "abc"\n'],
+      [['search', 'x', '-n', '0'], 'cortex: --limit must be a whole number above 0, not "0"\n'],
+      [['log', '-n', '2.5'], 'cortex: -n must be a whole number, not "2.5"\n'],
+      [['briefing', '--budget', 'lots'], 'cortex: --budget must be a whole number of tokens above 0, not "lots"\n'],
+    ] as const) {
+      expect(cortex(dir, [...args])).toMatchObject({ code: 2, stderr: message });
+    }
+  });
+
+  it('a --type that names no type is a usage error, for log and search alike', () => {
+    const dir = tempRepo();
+    cortex(dir, ['remember', 'Use Postgres', '-t', 'decision']);
+    for (const verb of [['log'], ['search', 'postgres']]) {
+      for (const given of ['', ',']) {
+        expect(cortex(dir, [...verb, '--type', given])).toMatchObject({ code: 2, stderr: `cortex: --type "${given}" names no type (try decision, rejected, learned, plan, preference, error)\n` });
+      }
+    }
+  });
+});
+
 describe('cortex import and export', () => {
   it('round-trips: export, import into a fresh repo, export again gives the same events', () => {
     const source = tempRepo({ files: { 'a.txt': '1' } });

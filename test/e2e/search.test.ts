@@ -210,6 +210,15 @@ describe('cortex search', () => {
     expect(none.stdout).toMatch(/^Nothing in memory matches "kubernetes"/);
     expect(cortex(dir, ['reindex']).stdout).toMatch(/^Indexed 1 memories/);
   });
+
+  it('echoes a long query that matches nothing in a line of its start, not in full', () => {
+    const dir = newRepo();
+    remember(dir, 'Rejected MongoDB for billing data', '-t', 'rejected');
+    const none = cortex(dir, ['search', 'kubernetes '.repeat(2000)]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/^Nothing in memory matches "kubernetes kubernetes .{40,80}…" on this branch/);
+    expect(none.stdout.length).toBeLessThan(200);
+  });
 });
 
 describe('anticipatory recall (UserPromptSubmit)', () => {
