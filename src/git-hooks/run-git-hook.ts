@@ -91,7 +91,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       if (!file || source === 'merge') return '';
       const session = await readActiveSession(cortexDir(repo));
       if (!session) return '';
-      const result = await runGit(['interpret-trailers', '--in-place', '--if-exists', 'addIfDifferent', '--trailer', `${TRAILER}: ${session}`, file], { cwd: repo.workTree ?? repo.gitDir });
+      // A message that already names a session (an amend, a cherry-pick, a reused message) keeps
+      // it: the commit's work came from that session, and two trailers would credit both.
+      const result = await runGit(['interpret-trailers', '--in-place', '--if-exists', 'doNothing', '--trailer', `${TRAILER}: ${session}`, file], { cwd: repo.workTree ?? repo.gitDir });
       return result.code === 0 ? `trailer ${TRAILER}: ${session}` : `could not add the trailer: ${result.stderr.trim()}`;
     }
     case 'pre-push': {

@@ -148,6 +148,25 @@ describe('git hooks next to the user\'s own', () => {
   });
 });
 
+describe('the Cortex-Session trailer', () => {
+  it('a message that already names a session (an amend in another session) keeps its one trailer', () => {
+    const g = gitWith(cortexOnPath(tempDir()));
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    const startSession = (id: string) => cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: id, cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const trailers = () => g(dir, 'log', '-1', '--format=%(trailers:key=Cortex-Session,valueonly,separator=%x2C)').trim();
+    startSession('sess-one');
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'work from session one');
+    expect(trailers()).toBe('sess-one');
+    startSession('sess-two');
+    writeFileSync(join(dir, 'b.txt'), 'bb');
+    g(dir, 'commit', '-qa', '--amend', '--no-edit');
+    expect(trailers()).toBe('sess-one');
+  });
+});
+
 describe('team sync through a shared remote', () => {
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
