@@ -38,17 +38,20 @@ export async function installGitIntegration(repo: Repo, command: string): Promis
     const block = hookBlock(hook, command);
     const current = await readFile(path, 'utf8').catch(() => null);
     let next: string;
+    let mode: number | null = current === null ? 0o755 : null;
     if (current === null) next = `${CREATED}${block}`;
     else if (hasBlock(current)) next = addBlock(removeBlock(current), block); // refresh ours
     else if (acceptsBlock(current)) next = addBlock(current, block);
     else {
-      // Not a shell script we can add lines to: run it after ours, untouched.
+      // Not a shell script we can add lines to: run it after ours, untouched. The wrapper takes
+      // its mode, or git would skip a hook that is no longer executable (and the user's with it).
+      mode = (await stat(path)).mode & 0o7777;
       await rename(path, `${path}${CHAINED}`);
       next = `${CREATED}${block}exec "$(dirname "$0")/${hook}${CHAINED}" "$@"\n`;
     }
     if (next === current) continue;
     await writeFile(path, next);
-    if (current === null) await chmod(path, 0o755);
+    if (mode !== null) await chmod(path, mode);
     changed.push(shown(path));
   }
   const cwd = repo.workTree ?? repo.gitDir;

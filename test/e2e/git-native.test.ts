@@ -96,6 +96,29 @@ describe('git hooks next to the user\'s own', () => {
     expect(spawnSync('git', ['config', '--get-regexp', '^merge\\.'], { cwd: dir }).status).toBe(1); // no merge.* keys left
   });
 
+  it('a hook in another language keeps running after init, with its stdin, and a pre-push that refuses still stops the push; uninstall restores it and its mode', () => {
+    const env = { ...cortexOnPath(tempDir()), CORTEX_FOREGROUND: '1' }; // the journal sync in process: nothing outlives the test
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const bare = tempDir();
+    git(bare, 'init', '-q', '--bare');
+    git(dir, 'remote', 'add', 'origin', bare);
+    const hook = join(dir, '.git', 'hooks', 'pre-push');
+    const script = '#!/usr/bin/env node\nconst fs = require("fs");\nfs.writeFileSync(".git/pushed-refs", fs.readFileSync(0, "utf8"));\nconsole.error("pre-push: refusing");\nprocess.exit(1);\n';
+    writeFileSync(hook, script, { mode: 0o755 });
+
+    expect(cortex(dir, ['init', '--no-claude'], { env }).code).toBe(0);
+    const push = spawnSync('git', ['push', 'origin', 'main'], { cwd: dir, env, encoding: 'utf8' });
+    expect(push.stderr).toContain('pre-push: refusing');
+    expect(push.status).not.toBe(0);
+    expect(git(bare, 'for-each-ref', 'refs/heads/main')).toBe('');
+    expect(readFileSync(join(dir, '.git', 'pushed-refs'), 'utf8')).toMatch(/^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main /);
+    expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('git pre-push');
+
+    expect(cortex(dir, ['uninstall'], { env }).code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe(script);
+    expect(statSync(hook).mode & 0o777).toBe(0o755);
+  });
+
   it('with husky (core.hooksPath .husky/_) adds its block to .husky/<hook>, and uninstall takes it away', () => {
     const dir = tempRepo({ files: { '.husky/_/h': '# husky\n', '.husky/pre-commit': 'npm test\n' } });
     git(dir, 'config', 'core.hooksPath', '.husky/_');
