@@ -2,13 +2,13 @@ import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { acceptsBlock, addBlock, hasBlock, hookBlock, removeBlock } from './hook-block.js';
+import { acceptsBlock, addBlock, chainScript, hasBlock, hookBlock, removeBlock } from './hook-block.js';
 
 /**
  * What `cortex init` adds to a repository for git, and `cortex uninstall` takes away, exactly:
  * - a marked block in each git hook it uses, next to whatever is there (plain hooks, a
- *   `core.hooksPath`, husky's `.husky/` scripts); a hook that is not a shell script is chained
- *   (moved aside to `<hook>.cortex-chained` and run after ours), never clobbered;
+ *   `core.hooksPath`, husky's `.husky/` scripts, shebang or none); a hook in another language is
+ *   chained (moved aside to `<hook>.cortex-chained` and run after ours), never clobbered;
  * - the merge driver in `.git/config` and its line in `.gitattributes`.
  */
 export const GIT_HOOKS = ['post-merge', 'post-checkout', 'post-rewrite', 'prepare-commit-msg', 'pre-push'] as const;
@@ -29,29 +29,44 @@ export async function hooksDir(repo: Repo): Promise<string> {
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
+interface HookFile {
+  text: string;
+  mode: number;
+}
+
+async function readHook(path: string): Promise<HookFile | null> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    return { text, mode: info.mode & 0o7777 };
+  } catch {
+    return null;
+  }
+}
+
 export async function installGitIntegration(repo: Repo, command: string): Promise<string[]> {
   const changed: string[] = [];
   const dir = await hooksDir(repo);
   const shown = (path: string) => (repo.workTree && !relative(repo.workTree, path).startsWith('..') ? relative(repo.workTree, path) : path);
   for (const hook of GIT_HOOKS) {
     const path = join(dir, hook);
+    const chainedPath = `${path}${CHAINED}`;
     const block = hookBlock(hook, command);
-    const current = await readFile(path, 'utf8').catch(() => null);
-    let next: string;
-    let mode: number | null = current === null ? 0o755 : null;
-    if (current === null) next = `${CREATED}${block}`;
-    else if (hasBlock(current)) next = addBlock(removeBlock(current), block); // refresh ours
-    else if (acceptsBlock(current)) next = addBlock(current, block);
-    else {
-      // Not a shell script we can add lines to: run it after ours, untouched. The wrapper takes
-      // its mode, or git would skip a hook that is no longer executable (and the user's with it).
-      mode = (await stat(path)).mode & 0o7777;
-      await rename(path, `${path}${CHAINED}`);
-      next = `${CREATED}${block}exec "$(dirname "$0")/${hook}${CHAINED}" "$@"\n`;
-    }
-    if (next === current) continue;
-    await writeFile(path, next);
-    if (mode !== null) await chmod(path, mode);
+    const current = await readHook(path);
+    // The user's own hook as it was before Cortex: moved aside by an earlier init, or without our block.
+    const chained = current && hasBlock(current.text) ? await readHook(chainedPath) : null;
+    const users = chained ?? (current && { text: removeBlock(current.text), mode: current.mode });
+    const chain = users !== null && !acceptsBlock(users.text);
+    // Whatever takes the hook's place keeps its mode: git skips a hook that is not executable.
+    const next: HookFile =
+      users === null ? { text: `${CREATED}${block}`, mode: 0o755 }
+      : chain ? { text: chainScript(block, `${hook}${CHAINED}`, (users.mode & 0o111) !== 0), mode: users.mode }
+      : { text: addBlock(users.text, block), mode: users.mode };
+    if (current && next.text === current.text && next.mode === current.mode && chain === (chained !== null)) continue;
+    // An earlier init chained a hook that takes a block now (a shebang-less one): it comes back first.
+    if (chained && !chain) await rename(chainedPath, path);
+    if (chain && !chained) await rename(path, chainedPath);
+    await writeFile(path, next.text);
+    await chmod(path, next.mode);
     changed.push(shown(path));
   }
   const cwd = repo.workTree ?? repo.gitDir;

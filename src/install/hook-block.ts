@@ -24,16 +24,32 @@ export function hookBlock(hook: string, command: string): string {
 
 const SHELL_SHEBANG = /^#!\s*(?:\/usr\/bin\/env\s+(?:-S\s+)?)?\/?(?:[\w/]*\/)?(?:sh|bash|dash|zsh|ksh|ash)\b/;
 
-/** Whether a block can go into this script: a shell script whose first line ends with a newline. */
+/**
+ * Whether a block can go into this script: a shell script, whose shebang names a shell, or which
+ * has none. git runs a shebang-less hook with sh (the kernel refuses it, git falls back to the
+ * shell) and husky v9 runs `.husky/<hook>` with `sh -e`: such a file is a shell snippet. Another
+ * interpreter's script, or a binary, is not.
+ */
 export function acceptsBlock(script: string): boolean {
+  if (script.includes('\0')) return false;
+  if (!script.startsWith('#!')) return true;
   const firstLineEnd = script.indexOf('\n');
   return firstLineEnd !== -1 && SHELL_SHEBANG.test(script.slice(0, firstLineEnd));
 }
 
-/** The script with the block right after its shebang (before the user's code can exit or read stdin). */
+/** The script with the block right after its shebang, or on top (before the user's code can exit or read stdin). */
 export function addBlock(script: string, block: string): string {
-  const cut = script.indexOf('\n') + 1;
+  const cut = script.startsWith('#!') ? script.indexOf('\n') + 1 : 0;
   return `${script.slice(0, cut)}${block}${script.slice(cut)}`;
+}
+
+/**
+ * What takes the place of a hook that is not a shell script (moved aside to `chained`): our block,
+ * then the user's hook, with the block's saved stdin, its exit status the hook's. `exec` needs an
+ * executable file; one that is not was run by a shell (husky's `sh -e`), so a shell runs it still.
+ */
+export function chainScript(block: string, chained: string, executable: boolean): string {
+  return `#!/bin/sh\n${block}exec ${executable ? '' : 'sh '}"$(dirname "$0")/${chained}" "$@"\n`;
 }
 
 export function hasBlock(script: string): boolean {

@@ -129,6 +129,59 @@ describe('git hooks next to the user\'s own', () => {
     expect(readdirSync(join(dir, '.husky')).sort()).toEqual(['_', 'pre-commit']);
   });
 
+  it('with husky v9 (shebang-less, non-executable .husky/<hook> run by sh -e) pushes and merges still go through, the user\'s scripts still run, and uninstall restores .husky/ byte for byte', () => {
+    const env = { ...cortexOnPath(tempDir()), CORTEX_FOREGROUND: '1' };
+    const g = gitWith(env);
+    // husky v9's runner, trimmed: .husky/_/<hook> sources .husky/_/h, which runs `sh -e .husky/<hook>`.
+    const h = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n';
+    const runner = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n';
+    const dir = tempRepo({ files: { 'a.txt': '1', '.husky/_/h': h, '.husky/_/pre-push': runner, '.husky/_/post-merge': runner, '.husky/pre-push': 'cat > .git/husky-pre-push\n', '.husky/post-merge': 'echo merged >> .git/husky-post-merge\n' } });
+    for (const f of ['h', 'pre-push', 'post-merge']) chmodSync(join(dir, '.husky', '_', f), 0o755);
+    git(dir, 'config', 'core.hooksPath', '.husky/_');
+    const bare = tempDir();
+    git(bare, 'init', '-q', '--bare');
+    git(dir, 'remote', 'add', 'origin', bare);
+    const husky = join(dir, '.husky');
+    const snapshot = () => Object.fromEntries(readdirSync(husky, { recursive: true, encoding: 'utf8' }).sort().map((f) => [f, statSync(join(husky, f)).isDirectory() ? 'dir' : `${statSync(join(husky, f)).mode.toString(8)} ${readFileSync(join(husky, f), 'utf8')}`]));
+    const before = snapshot();
+
+    expect(cortex(dir, ['init', '--no-claude'], { env }).code).toBe(0);
+    expect(readdirSync(husky)).not.toContain('pre-push.cortex-chained');
+    g(dir, 'push', '-q', 'origin', 'main');
+    expect(git(bare, 'rev-parse', 'main')).toBe(git(dir, 'rev-parse', 'main'));
+    expect(readFileSync(join(dir, '.git', 'husky-pre-push'), 'utf8')).toMatch(/^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main /);
+    g(dir, 'checkout', '-q', '-b', 'side');
+    g(dir, 'commit', '-q', '--allow-empty', '-m', 'side');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'side');
+    expect(readFileSync(join(dir, '.git', 'husky-post-merge'), 'utf8')).toBe('merged\n');
+
+    expect(cortex(dir, ['uninstall'], { env }).code).toBe(0);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('cortex init again repairs a shebang-less hook an earlier version moved aside to <hook>.cortex-chained', () => {
+    const env = cortexOnPath(tempDir());
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const bare = tempDir();
+    git(bare, 'init', '-q', '--bare');
+    git(dir, 'remote', 'add', 'origin', bare);
+    const hook = join(dir, '.git', 'hooks', 'pre-push');
+    // What an earlier version left: a wrapper that execs a chained file that is not executable.
+    writeFileSync(hook, '#!/usr/bin/env node\n', { mode: 0o755 });
+    cortex(dir, ['init', '--no-claude'], { env });
+    writeFileSync(`${hook}.cortex-chained`, 'echo user pre-push >> .git/ran\n');
+    chmodSync(`${hook}.cortex-chained`, 0o644);
+    chmodSync(hook, 0o644);
+
+    expect(cortex(dir, ['init', '--no-claude'], { env }).stdout).toContain('wrote .git/hooks/pre-push');
+    expect(readdirSync(join(dir, '.git', 'hooks'))).not.toContain('pre-push.cortex-chained');
+    expect(readFileSync(hook, 'utf8')).toMatch(/^# >>> cortex >>>[\s\S]*# <<< cortex <<<\necho user pre-push >> .git\/ran\n$/);
+    expect(cortex(dir, ['uninstall'], { env }).code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe('echo user pre-push >> .git/ran\n');
+    expect(statSync(hook).mode & 0o777).toBe(0o644);
+  });
+
   it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge regenerates .cortex/', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
