@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CortexError } from '../errors.js';
 import { compareAndSwapRef, readRef } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -6,9 +9,10 @@ import { mergeJournals } from './merge.js';
 import { readTip, type JournalStore } from './tip.js';
 
 /**
- * Team sync through the remote the user already has: fetch the remote journal, unite it with
- * ours (fast-forward when one contains the other, a union merge commit otherwise), push, and
- * start over if the remote moved in between. Only the journal ref is ever fetched or pushed.
+ * Team sync through the remote the user already has (or a URL, as `git push` takes): fetch the
+ * remote journal, unite it with ours (fast-forward when one contains the other, a union merge
+ * commit otherwise), push, and start over if the remote moved in between. Only the journal ref
+ * is ever fetched or pushed.
  */
 export interface SyncResult {
   remote: string;
@@ -22,11 +26,23 @@ export interface SyncResult {
 
 const ATTEMPTS = 8;
 
+/**
+ * What `git push` takes besides a remote's name: a URL (`scheme://…`, `host:path`) or a path.
+ * The pre-push hook gets one as its remote when the push names no configured remote. Never an
+ * option: it goes to git fetch and git push as an argument.
+ */
+async function looksLikeUrl(remote: string, cwd: string): Promise<boolean> {
+  if (remote.startsWith('-')) return false;
+  return /[:/\\]/.test(remote) || (await stat(resolve(cwd, remote)).then((s) => s.isDirectory(), () => false));
+}
+
 export async function syncJournal(repo: Repo, store: JournalStore, remote: string, author: string): Promise<SyncResult> {
   const cwd = repo.workTree ?? repo.gitDir;
   const git = (...args: string[]) => runGit(args, { cwd });
-  if ((await git('remote', 'get-url', remote)).code !== 0) throw new CortexError('USAGE', `no remote named "${remote}" (git remote -v lists them)`);
-  const trackingRef = `refs/cortex/sync/${remote.replace(/[^\w.-]/g, '_')}`;
+  const named = (await git('remote', 'get-url', remote)).code === 0;
+  if (!named && !(await looksLikeUrl(remote, cwd))) throw new CortexError('USAGE', `no remote named "${remote}" (git remote -v lists them; a URL works too)`);
+  // A URL can hold anything a ref name may not ("..", ":"): its tracking ref goes by a hash.
+  const trackingRef = `refs/cortex/sync/${named ? remote.replace(/[^\w.-]/g, '_') : `url-${createHash('sha1').update(remote).digest('hex').slice(0, 16)}`}`;
   const branch = store.ref;
   const before = await readTip(store);
   let remoteBefore: string | null = null;

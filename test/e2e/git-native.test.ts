@@ -279,6 +279,24 @@ describe('team sync through a shared remote', () => {
     expect(cortexJson<{ adopted: string | null }>(fresh, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
     expect(cortexJson<unknown[]>(fresh, ['log'])).toHaveLength(180);
   });
+  it('git push to a URL (no remote by that name) syncs the journal there; cortex sync takes a URL or a path too, and a name that is neither is one clear line', () => {
+    const env = { ...cortexOnPath(tempDir()), CORTEX_FOREGROUND: '1' };
+    const root = tempDir();
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    remember(dir, 'Pushed to a URL', '-t', 'decision');
+    execFileSync('git', ['init', '-q', '--bare', join(root, 'by-url.git')]);
+    gitWith(env)(dir, 'push', '-q', `file://${join(root, 'by-url.git')}`, 'main');
+    expect(git(join(root, 'by-url.git'), 'rev-parse', 'cortex/journal')).toBe(git(dir, 'rev-parse', 'cortex/journal'));
+
+    execFileSync('git', ['init', '-q', '--bare', join(root, 'by-path.git')]);
+    expect(cortex(dir, ['sync', join(root, 'by-path.git')]).code).toBe(0);
+    expect(git(join(root, 'by-path.git'), 'rev-parse', 'cortex/journal')).toBe(git(dir, 'rev-parse', 'cortex/journal'));
+
+    const typo = cortex(dir, ['sync', 'orign']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('cortex: no remote named "orign" (git remote -v lists them; a URL works too)\n');
+  });
 });
 
 describe('pulling a teammate\'s work', () => {
