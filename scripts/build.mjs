@@ -21,7 +21,8 @@ const shared = {
   // The embedding library is an optional peer dependency (and native): loaded from node_modules when present.
   external: ['@huggingface/transformers'],
   // string-width builds Unicode tables when it loads, for help text that is ASCII (see the file).
-  alias: { 'string-width': './src/format/string-width.ts' },
+  // jsonc-parser's main entry is UMD, whose require() calls a bundle cannot follow: its ES build.
+  alias: { 'string-width': './src/format/string-width.ts', 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
 };
 

@@ -6,6 +6,7 @@ import { CortexError } from '../errors.js';
 import { readAuthor } from '../git/repo.js';
 import { compareAndSwapRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
+import { editJsonText } from '../install/edit-json-text.js';
 import { installGitIntegration } from '../install/git-integration.js';
 import type { Journal } from '../journal/journal.js';
 import { initJournal } from '../journal/store.js';
@@ -23,17 +24,18 @@ export interface InitArgs {
   json?: boolean;
 }
 
-export async function readJsonObject(path: string): Promise<Record<string, unknown>> {
+/** A JSON object file the user may own: its text (to edit in place) and its value; none is `{}`. */
+export async function readJsonFile(path: string): Promise<{ text: string; value: Record<string, unknown> }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    return {};
+    return { text: '', value: {} };
   }
-  if (text.trim() === '') return {};
+  if (text.trim() === '') return { text, value: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { text, value: value as Record<string, unknown> };
   } catch {
     // fall through to the error below
   }
@@ -42,7 +44,8 @@ export async function readJsonObject(path: string): Promise<Record<string, unkno
 
 /**
  * Set Cortex up in this repository. Safe to run again: it never rewrites what exists, merges
- * with the user's own Claude Code settings, and replaces (never duplicates) its own entries.
+ * with the user's own Claude Code settings (editing in only its entries, in the file's own
+ * layout), and replaces (never duplicates) its own entries.
  */
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io, { forWriting: true });
@@ -54,14 +57,15 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const root = journal.repo.workTree;
   if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
-    const settings = withCortexHooks(await readJsonObject(settingsPath), command);
-    if (await writeIfChanged(settingsPath, `${JSON.stringify(settings, null, 2)}\n`)) changed.push(settingsPath.slice(root.length + 1));
+    const settings = await readJsonFile(settingsPath);
+    if (await writeIfChanged(settingsPath, editJsonText(settings.text, withCortexHooks(settings.value, command)))) changed.push(settingsPath.slice(root.length + 1));
     const rulesPath = join(root, '.claude', 'rules', 'cortex-memory.md');
     if (await writeIfChanged(rulesPath, await readTemplate('cortex-memory.md'))) changed.push(rulesPath.slice(root.length + 1));
   }
   if (root && args.mcp) {
     const mcpPath = join(root, '.mcp.json');
-    if (await writeIfChanged(mcpPath, `${JSON.stringify(withCortexMcp(await readJsonObject(mcpPath), command), null, 2)}\n`)) changed.push('.mcp.json');
+    const mcp = await readJsonFile(mcpPath);
+    if (await writeIfChanged(mcpPath, editJsonText(mcp.text, withCortexMcp(mcp.value, command)))) changed.push('.mcp.json');
   }
   if (args.json) {
     printJson(io, { ref: journal.store.ref, created, adopted, changed });

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { withoutCortexMcp } from '../claude/mcp-config.js';
 import { withoutCortexHooks } from '../claude/settings.js';
 import { discoverRepo } from '../git/repo.js';
+import { editJsonText } from '../install/edit-json-text.js';
 import { uninstallGitIntegration } from '../install/git-integration.js';
 import { writeIfChanged } from '../write-if-changed.js';
-import { readJsonObject } from './init.js';
+import { readJsonFile } from './init.js';
 import { printJson, type CommandIO } from './io.js';
 
 /** Undo `cortex init` exactly: git hook blocks, the merge driver, Claude Code hooks and rules. The journal stays. */
@@ -16,21 +17,21 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
   if (root) {
     for (const name of ['settings.json', 'settings.local.json']) {
       const path = join(root, '.claude', name);
-      const settings = await readJsonObject(path).catch(() => null);
-      if (!settings || Object.keys(settings).length === 0) continue;
-      const rest = withoutCortexHooks(settings);
-      if (JSON.stringify(rest) === JSON.stringify(settings)) continue;
+      const settings = await readJsonFile(path).catch(() => null);
+      if (!settings || Object.keys(settings.value).length === 0) continue;
+      const rest = withoutCortexHooks(settings.value);
+      if (JSON.stringify(rest) === JSON.stringify(settings.value)) continue;
       if (Object.keys(rest).length === 0) await rm(path);
-      else await writeIfChanged(path, `${JSON.stringify(rest, null, 2)}\n`);
+      else await writeIfChanged(path, editJsonText(settings.text, rest));
       changed.push(`.claude/${name}`);
     }
     const mcpPath = join(root, '.mcp.json');
-    const mcp = await readJsonObject(mcpPath).catch(() => null);
-    if (mcp && Object.keys(mcp).length > 0) {
-      const rest = withoutCortexMcp(mcp);
-      if (JSON.stringify(rest) !== JSON.stringify(mcp)) {
+    const mcp = await readJsonFile(mcpPath).catch(() => null);
+    if (mcp && Object.keys(mcp.value).length > 0) {
+      const rest = withoutCortexMcp(mcp.value);
+      if (JSON.stringify(rest) !== JSON.stringify(mcp.value)) {
         if (Object.keys(rest).length === 0) await rm(mcpPath);
-        else await writeIfChanged(mcpPath, `${JSON.stringify(rest, null, 2)}\n`);
+        else await writeIfChanged(mcpPath, editJsonText(mcp.text, rest));
         changed.push('.mcp.json');
       }
     }

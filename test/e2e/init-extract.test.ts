@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexJson } from '../helpers/cli.js';
-import { tempDir, tempRepo } from '../helpers/repo.js';
+import { git, tempDir, tempRepo } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
@@ -35,6 +35,23 @@ describe('cortex init and Claude Code settings', () => {
     const before = readFileSync(join(dir, '.claude', 'settings.json'), 'utf8');
     expect(cortexJson<{ changed: string[]; created: boolean }>(dir, ['init'])).toMatchObject({ changed: [], created: false });
     expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe(before);
+  });
+
+  it('keeps the layout of the user\'s settings.json and .mcp.json, and uninstall leaves them byte for byte as they were (a clean git status)', () => {
+    const settings = '{\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n    },\n    "env": {"FOO": "1"}\n}\n';
+    const mcp = '{"mcpServers": {"other": {"command": "other-mcp"}}}\n';
+    const dir = tempRepo({ files: { '.claude/settings.json': settings, '.mcp.json': mcp } });
+    expect(cortex(dir, ['init', '--no-git', '--mcp']).code).toBe(0);
+    const installed = readFileSync(join(dir, '.claude', 'settings.json'), 'utf8');
+    expect(installed).toMatch(/^\{\n {4}"hooks": \{\n {8}"Stop": \[\{"hooks": \[\{"type": "command", "command": "echo mine"\}\]\}, /);
+    expect(installed).toMatch(/\n {8}"SessionStart": \[\n {12}\{\n {16}"matcher"/);
+    expect(installed).toMatch(/\n {4}\},\n {4}"env": \{"FOO": "1"\}\n\}\n$/);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe('{"mcpServers": {"other": {"command": "other-mcp"}, "cortex": {"type": "stdio", "command": "cortex", "args": ["mcp"]}}}\n');
+
+    expect(cortex(dir, ['uninstall']).code).toBe(0);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe(settings);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe(mcp);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
   it('--local writes the personal settings file instead', () => {
