@@ -23,7 +23,7 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       if (JSON.stringify(rest) === JSON.stringify(settings.value)) continue;
       if (Object.keys(rest).length === 0) await rm(path);
       else await writeIfChanged(path, editJsonText(settings.text, rest));
-      changed.push(`.claude/${name}`);
+      changed.push(Object.keys(rest).length === 0 ? `.claude/${name}` : `Cortex's hooks from .claude/${name}`);
     }
     const mcpPath = join(root, '.mcp.json');
     const mcp = await readJsonFile(mcpPath).catch(() => null);
@@ -32,7 +32,7 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       if (JSON.stringify(rest) !== JSON.stringify(mcp.value)) {
         if (Object.keys(rest).length === 0) await rm(mcpPath);
         else await writeIfChanged(mcpPath, editJsonText(mcp.text, rest));
-        changed.push('.mcp.json');
+        changed.push(Object.keys(rest).length === 0 ? '.mcp.json' : 'the cortex server from .mcp.json');
       }
     }
     for (const rule of ['cortex-memory.md', 'cortex-briefing.md']) {

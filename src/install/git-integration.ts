@@ -43,10 +43,12 @@ async function readHook(path: string): Promise<HookFile | null> {
   }
 }
 
+/** A path as the user knows it: from the work tree's root when it is inside. */
+const shown = (repo: Repo, path: string) => (repo.workTree && !relative(repo.workTree, path).startsWith('..') ? relative(repo.workTree, path) : path);
+
 export async function installGitIntegration(repo: Repo, command: string): Promise<string[]> {
   const changed: string[] = [];
   const dir = await hooksDir(repo);
-  const shown = (path: string) => (repo.workTree && !relative(repo.workTree, path).startsWith('..') ? relative(repo.workTree, path) : path);
   for (const hook of GIT_HOOKS) {
     const path = join(dir, hook);
     const chainedPath = `${path}${CHAINED}`;
@@ -67,7 +69,7 @@ export async function installGitIntegration(repo: Repo, command: string): Promis
     if (chain && !chained) await rename(path, chainedPath);
     await writeFile(path, next.text);
     await chmod(path, next.mode);
-    changed.push(shown(path));
+    changed.push(shown(repo, path));
   }
   const cwd = repo.workTree ?? repo.gitDir;
   const driver = `${command} merge-driver %O %A %B %P`;
@@ -88,6 +90,7 @@ export async function installGitIntegration(repo: Repo, command: string): Promis
   return changed;
 }
 
+/** Takes out what `installGitIntegration` put in; says what went, as `removed <what>` reads. */
 export async function uninstallGitIntegration(repo: Repo): Promise<string[]> {
   const changed: string[] = [];
   const dir = await hooksDir(repo);
@@ -98,9 +101,14 @@ export async function uninstallGitIntegration(repo: Repo): Promise<string[]> {
     const rest = removeBlock(current);
     if (await exists(`${path}${CHAINED}`)) {
       await rename(`${path}${CHAINED}`, path);
-    } else if (rest === CREATED) await rm(path);
-    else await writeFile(path, rest);
-    changed.push(hook);
+      changed.push(`Cortex's wrapper from ${shown(repo, path)} (your hook is back in its place)`);
+    } else if (rest === CREATED) {
+      await rm(path);
+      changed.push(shown(repo, path));
+    } else {
+      await writeFile(path, rest);
+      changed.push(`Cortex's block from ${shown(repo, path)}`);
+    }
   }
   const cwd = repo.workTree ?? repo.gitDir;
   if ((await runGit(['config', '--get-regexp', '^merge\\.cortex\\.'], { cwd })).stdout.trim() !== '') {
@@ -114,7 +122,7 @@ export async function uninstallGitIntegration(repo: Repo): Promise<string[]> {
       const rest = current.replace(`${ATTRIBUTES_COMMENT}\n${ATTRIBUTES_LINE}\n`, '').replace(`${ATTRIBUTES_LINE}\n`, '');
       if (rest === '') await rm(path);
       else await writeFile(path, rest);
-      changed.push('.gitattributes');
+      changed.push(rest === '' ? '.gitattributes' : `the ${ATTRIBUTES_LINE} line from .gitattributes`);
     }
   }
   return changed;

@@ -54,6 +54,32 @@ describe('cortex init and Claude Code settings', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
+  it('uninstall says what it removed: a line or an entry from a file the user keeps, a file it created', () => {
+    const dir = tempRepo({ files: { '.gitattributes': '*.png binary\n', '.claude/settings.json': '{"model": "opus"}\n', '.mcp.json': '{"mcpServers": {"other": {"command": "o"}}}\n' } });
+    writeFileSync(join(dir, '.git', 'hooks', 'post-merge'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-push'), '#!/usr/bin/env node\n', { mode: 0o755 });
+    cortex(dir, ['init', '--mcp']);
+    expect(cortex(dir, ['uninstall']).stdout.split('\n').filter((l) => l.startsWith('removed'))).toEqual([
+      "removed Cortex's block from .git/hooks/post-merge",
+      'removed .git/hooks/post-checkout',
+      'removed .git/hooks/post-rewrite',
+      'removed .git/hooks/prepare-commit-msg',
+      "removed Cortex's wrapper from .git/hooks/pre-push (your hook is back in its place)",
+      'removed .git/config (merge.cortex)',
+      'removed the .cortex/*.md merge=cortex line from .gitattributes',
+      "removed Cortex's hooks from .claude/settings.json",
+      'removed the cortex server from .mcp.json',
+      'removed .claude/rules/cortex-memory.md',
+    ]);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+
+    const fresh = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(fresh, ['init', '--no-git', '--mcp']);
+    cortex(fresh, ['init', '--no-claude']);
+    const removed = cortex(fresh, ['uninstall']).stdout;
+    for (const file of ['.gitattributes', '.claude/settings.json', '.mcp.json']) expect(removed).toContain(`removed ${file}\n`);
+  });
+
   it('--local writes the personal settings file instead', () => {
     const dir = tempRepo();
     expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local']).changed).toContain('.claude/settings.local.json');
