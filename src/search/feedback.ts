@@ -15,13 +15,16 @@ export const FEEDBACK_DOCS = 3;
 export const FEEDBACK_TERMS = 10;
 export const FEEDBACK_BOOST = 0.3;
 
+/** One note in 250 (400 at 100K events), never fewer than 100: small journals keep every word. */
+export const feedbackMaxDocs = (documents: number): number => Math.max(100, Math.round(documents * 0.004));
+
 /**
  * The feedback terms for a plan, from its first pass's best candidates (best first) and their
  * documents. A term's weight sums, over the documents holding it, the document's score relative
  * to the best one, divided by the square root of its count of distinct terms (a long note's every
  * word is weaker evidence than a short note's).
  */
-export function feedbackTerms(plan: QueryPlan, best: readonly Candidate[], docs: ReadonlyMap<number, StoredDoc>, isFrequent: (term: string) => boolean = () => false): QueryTerm[] {
+export function feedbackTerms(plan: QueryPlan, best: readonly Candidate[], docs: ReadonlyMap<number, StoredDoc>, limits: Pick<FeedbackSource, 'isFrequent' | 'maxDocs'>): QueryTerm[] {
   const top = best[0]?.score;
   if (!top) return [];
   const own = new Set(plan.terms.map((t) => t.term));
@@ -32,13 +35,13 @@ export function feedbackTerms(plan: QueryPlan, best: readonly Candidate[], docs:
     const terms = new Set(analyseDoc(doc).content);
     const share = c.score / top / Math.sqrt(terms.size);
     // Numbers, two-letter fragments and frequent words say nothing about a topic.
-    for (const t of terms) if (!own.has(t) && t.length >= 3 && !/^\p{N}/u.test(t) && !isFrequent(t)) weight.set(t, (weight.get(t) ?? 0) + share);
+    for (const t of terms) if (!own.has(t) && t.length >= 3 && !/^\p{N}/u.test(t) && !limits.isFrequent(t)) weight.set(t, (weight.get(t) ?? 0) + share);
   }
   const picked = [...weight].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, FEEDBACK_TERMS);
   const max = picked[0]?.[1];
   if (!max) return [];
   const concept = plan.concepts.length; // past the question's own: counted by none
-  return picked.map(([term, w]) => ({ term, boost: (FEEDBACK_BOOST * w) / max, concept, prefix: false, fuzzy: false }));
+  return picked.map(([term, w]) => ({ term, boost: (FEEDBACK_BOOST * w) / max, concept, prefix: false, fuzzy: false, maxDocs: limits.maxDocs }));
 }
 
 /** What the feedback pass needs of the index. */
@@ -48,6 +51,11 @@ export interface FeedbackSource {
   hidden: ReadonlySet<string>;
   /** Words in one note of a hundred (capped at scale, costly to score): they say nothing about a topic. */
   isFrequent(term: string): boolean;
+  /**
+   * A feedback word held by more notes than this is left out where it is scored: too broad to
+   * say what the best answers are about, and the costliest to score (feedbackMaxDocs).
+   */
+  maxDocs: number;
   /** Score a plan as the first pass was scored, unsorted. */
   score(plan: QueryPlan): Promise<Candidate[]>;
 }
@@ -58,7 +66,7 @@ export async function withFeedback(plan: QueryPlan, first: Candidate[], source: 
   const best = bestOf(first, 2 * FEEDBACK_DOCS);
   const docs = source.docs(best.map((c) => c.o));
   const shown = best.filter((c) => !source.hidden.has(docs.get(c.o)?.id ?? ''));
-  const terms = feedbackTerms(plan, shown, docs, source.isFrequent);
+  const terms = feedbackTerms(plan, shown, docs, source);
   // The terms run alone, as a plan that answers no concept of the question.
   return terms.length === 0 ? first : addFeedback(first, await source.score({ ...plan, terms }));
 }

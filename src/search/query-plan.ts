@@ -22,6 +22,8 @@ export interface QueryTerm {
   fuzzy: boolean;
   /** The word as typed, for a word of letters that gave this one term: typos are corrected on it (typos.ts). */
   typed?: string;
+  /** Skipped in a field where more documents than this hold it (feedback terms: too broad to say anything). */
+  maxDocs?: number;
 }
 
 export interface QueryPlan {

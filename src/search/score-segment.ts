@@ -101,6 +101,7 @@ export function scoreSegment(segment: Segment, terms: readonly QueryTerm[], weig
         if (!docs) continue;
         let matching = 0;
         for (const _ in docs) matching++;
+        if (t.maxDocs !== undefined && matching > t.maxDocs) continue;
         const avgLength = segment.averageFieldLength[field.id] as number;
         const idf = Math.log(1 + (segment.documentCount - matching + 0.5) / (matching + 0.5));
         const weight = match.weight * t.boost * field.boost;

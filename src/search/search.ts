@@ -10,7 +10,7 @@ import { readSettings } from '../workspace/settings.js';
 import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { vectorsDir } from './embeddings/vectors.js';
 import { byScore, scoreQuery, type Candidate, type Segments } from './engine.js';
-import { withFeedback, type FeedbackSource } from './feedback.js';
+import { feedbackMaxDocs, withFeedback, type FeedbackSource } from './feedback.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
 import { readAttrs, readDelta, readDocs, readShard, readTermFilter, resetIndex, type AttrTable, type SearchMeta } from './store.js';
@@ -190,7 +190,13 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const conceptDocs = plan.concepts.map(() => 0);
   for (const c of scored) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
   const frequent = meta.bulk?.frequent ?? {};
-  const feedback: FeedbackSource = { docs: (ordinals) => readDocs(update.dir, attrs, ordinals), hidden, isFrequent: (t) => Object.hasOwn(frequent, t), score: (p) => scoreQuery(p, segments, weigh) };
+  const feedback: FeedbackSource = {
+    docs: (ordinals) => readDocs(update.dir, attrs, ordinals),
+    hidden,
+    isFrequent: (t) => Object.hasOwn(frequent, t),
+    maxDocs: feedbackMaxDocs(meta.count),
+    score: (p) => scoreQuery(p, segments, weigh),
+  };
   const keyword = byScore(options.feedback === false ? scored : await withFeedback(plan, scored, feedback));
   let ranked = keyword;
   let hybrid: { used: boolean; notice?: string } = { used: false };

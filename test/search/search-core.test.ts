@@ -5,7 +5,7 @@ import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
 import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-plan.js';
 import { typoTerms } from '../../src/search/typos.js';
-import { addFeedback, bestOf, FEEDBACK_BOOST, FEEDBACK_TERMS, feedbackTerms } from '../../src/search/feedback.js';
+import { addFeedback, bestOf, FEEDBACK_BOOST, FEEDBACK_TERMS, feedbackMaxDocs, feedbackTerms } from '../../src/search/feedback.js';
 import type { StoredDoc } from '../../src/search/documents.js';
 import fc from 'fast-check';
 import { renderRecall, selectRecall } from '../../src/search/recall.js';
@@ -285,7 +285,7 @@ describe('feedback', () => {
       [1, doc('Refresh tokens rotate; the cookie is renewed by the handler')],
       [2, doc('Grafana dashboards for the handler latency')],
     ]);
-    const terms = feedbackTerms(plan, [candidate(0, 10), candidate(1, 6), candidate(2, 1)], docs, (t) => t === 'handler');
+    const terms = feedbackTerms(plan, [candidate(0, 10), candidate(1, 6), candidate(2, 1)], docs, { isFrequent: (t) => t === 'handler', maxDocs: 400 });
     const words = terms.map((t) => t.term);
     expect(words.slice(0, 3).sort()).toEqual(['cooky', 'refresh', 'token']); // in two of the best
     expect(words).not.toContain('login'); // the question's own
@@ -296,14 +296,31 @@ describe('feedback', () => {
       expect(t.boost).toBeLessThanOrEqual(FEEDBACK_BOOST);
       expect(t.concept).toBe(plan.concepts.length); // answers no concept of the question
       expect(t.prefix || t.fuzzy).toBe(false);
+      expect(t.maxDocs).toBe(400);
     }
-    expect(feedbackTerms(plan, [], docs)).toEqual([]);
+    expect(feedbackTerms(plan, [], docs, { isFrequent: () => false, maxDocs: 400 })).toEqual([]);
+    expect([feedbackMaxDocs(300), feedbackMaxDocs(100_000)]).toEqual([100, 400]); // small journals keep every word
   });
 
   it('adds the second pass as if run with the question (times the concepts answered); a note only it found answers none', () => {
     const first = [candidate(0, 10, [0, 1]), candidate(1, 4, [0])];
     const out = addFeedback(first, [candidate(0, 1, [9]), candidate(2, 2, [9])]);
     expect(out.map((c) => [c.o, c.score, c.concepts])).toEqual([[0, 12, [0, 1]], [1, 4, [0]], [2, 2, []]]);
+  });
+
+  it('leaves out a feedback word where more notes than its limit hold it', () => {
+    const docs: IndexedDoc[] = [0, 1, 2].map((o) => ({ o, content: `cooky refresh ${o}` }));
+    docs.push({ o: 3, content: 'refresh' });
+    const plan = planShards(docs);
+    const { files } = buildShards(docs, plan, () => 0);
+    const segment = readSegment([...files.values()][0] as string);
+    const score = (term: string, maxDocs: number) => {
+      const acc = new Map<number, Candidate>();
+      scoreSegment(segment, [{ term, boost: 0.3, concept: 1, prefix: false, fuzzy: false, maxDocs }], () => 1, acc);
+      return [...acc.keys()].sort();
+    };
+    expect(score('cooky', 3)).toEqual([0, 1, 2]);
+    expect(score('refresh', 3)).toEqual([]); // in four notes
   });
 
   it('picks the best few candidates as sorting them all would', () => {
