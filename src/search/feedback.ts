@@ -67,8 +67,12 @@ export async function withFeedback(plan: QueryPlan, first: Candidate[], source: 
   const docs = source.docs(best.map((c) => c.o));
   const shown = best.filter((c) => !source.hidden.has(docs.get(c.o)?.id ?? ''));
   const terms = feedbackTerms(plan, shown, docs, source);
-  // The terms run alone, as a plan that answers no concept of the question.
-  return terms.length === 0 ? first : addFeedback(first, await source.score({ ...plan, terms }));
+  if (terms.length === 0) return first;
+  // The terms run alone, as a plan that answers no concept of the question. The notes they came
+  // from are not raised by their own words: that would be evidence of nothing, and would
+  // reorder the first pass's best answers among themselves.
+  const sources = new Set(shown.slice(0, FEEDBACK_DOCS).map((c) => c.o));
+  return addFeedback(first, (await source.score({ ...plan, terms })).filter((c) => !sources.has(c.o)));
 }
 
 /** The `n` best candidates, best first, without sorting them all (a broad question has thousands). */
