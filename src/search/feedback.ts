@@ -1,4 +1,5 @@
-import { analyseDoc, type StoredDoc } from './documents.js';
+import { analyze } from './analyze.js';
+import { proseOf, type StoredDoc } from './documents.js';
 import type { Candidate } from './engine.js';
 import type { QueryPlan, QueryTerm } from './query-plan.js';
 
@@ -32,7 +33,7 @@ export function feedbackTerms(plan: QueryPlan, best: readonly Candidate[], docs:
   for (const c of best.slice(0, FEEDBACK_DOCS)) {
     const doc = docs.get(c.o);
     if (!doc) continue;
-    const terms = new Set(analyseDoc(doc).content);
+    const terms = new Set(analyze(proseOf(doc))); // what it says; its files and tags are not its topic
     const share = c.score / top / Math.sqrt(terms.size);
     // Numbers, two-letter fragments and frequent words say nothing about a topic.
     for (const t of terms) if (!own.has(t) && t.length >= 3 && !/^\p{N}/u.test(t) && !limits.isFrequent(t)) weight.set(t, (weight.get(t) ?? 0) + share);

@@ -21,8 +21,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
 
-  // In CI (and other fresh checkouts) a branch may exist only as a remote-tracking ref.
-  const tipOf = async (branch: string) => (await readRef(repo.commonDir, `refs/heads/${branch}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${branch}`));
+  const tipOf = (branch: string) => branchTip(repo, branch);
   let firstParents: Promise<Set<string>> | undefined;
   const mainLine = () => (firstParents ??= gitOutput(['rev-list', '--first-parent', head.commit as string], { cwd }).then((out) => new Set(out.split('\n').filter(Boolean))));
   const unmerged = new Map<string, Set<string>>();
@@ -54,6 +53,10 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   return { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
 }
 
+/** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */
+const branchTip = async (repo: Repo, branch: string): Promise<string | null> =>
+  (await readRef(repo.commonDir, `refs/heads/${branch}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${branch}`));
+
 /** Branches that features branch from and merge back into. */
 const LONG_LIVED = ['main', 'master', 'trunk', 'develop'];
 
@@ -64,8 +67,7 @@ async function trunkAliases(repo: Repo, branch: string | null): Promise<Set<stri
   const aliases = new Set<string>();
   if (!branch || !TRUNK_NAMES.includes(branch)) return aliases;
   for (const other of TRUNK_NAMES.filter((name) => name !== branch)) {
-    const exists = (await readRef(repo.commonDir, `refs/heads/${other}`)) ?? (await readRef(repo.commonDir, `refs/remotes/origin/${other}`));
-    if (!exists) aliases.add(other);
+    if (!(await branchTip(repo, other))) aliases.add(other);
   }
   return aliases;
 }
