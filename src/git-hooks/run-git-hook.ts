@@ -67,6 +67,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       if (io.args[2] !== '1') return '';
       return refreshIfJournal(await journal(), { files: false });
     case 'post-merge': {
+      // `git merge --squash` stages the merge without committing it: HEAD has not moved, and
+      // regenerating now would take the branch's entries back out of the staged tracked files.
+      if (io.args[0] === '1') return 'squash merge staged; nothing regenerated';
       // A pull brings teammates' tracked files; their memories come with the remote journal git
       // fetched beside them, united first so the files are regenerated from both.
       const j = await journal();

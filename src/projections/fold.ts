@@ -80,7 +80,8 @@ export interface MemoryState {
 
 /** Session ids that are not assistant sessions: they never age anything. */
 export const NOT_A_SESSION: ReadonlySet<string> = new Set(['cli', 'import', 'git', 'unknown-session']);
-const PERMANENT = new Set<EventType>(['decision_made', 'approach_rejected', 'preference_noted']);
+/** The kinds of memory that never decay: the ones the tracked decision files list. */
+export const PERMANENT = new Set<EventType>(['decision_made', 'approach_rejected', 'preference_noted']);
 const RECENT = new Set<EventType>(['knowledge_acquired', 'error_resolved', 'task_completed']);
 
 export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

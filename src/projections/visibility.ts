@@ -16,6 +16,10 @@ import type { CortexEvent } from '../events/types.js';
  *
  * An event captured before its branch's first commit (commit null) is visible where the history
  * that branch began is: the first session of a new project shows on every branch made later.
+ *
+ * Some merges leave no ancestry: a squash merge, a forge's "rebase and merge", a cherry-pick.
+ * What they do carry is the tracked decision files, so an event those files list at HEAD came to
+ * this line, and with it what its branch did up to then: `squashedUntil`.
  */
 export interface BranchView {
   /** The current branch, or null when HEAD is detached. */
@@ -37,6 +41,12 @@ export interface BranchView {
    * called otherwise still sits on this one's trunk.
    */
   aliases?: ReadonlySet<string>;
+  /**
+   * branch name → a time (seconds since the epoch): that branch's work up to then reached HEAD's
+   * line without ancestry (a squash merge, say), as HEAD's committed `.cortex/decisions.md` shows
+   * by listing an event the branch recorded then.
+   */
+  squashedUntil?: ReadonlyMap<string, number>;
   /** `--all`: ignore alignment. */
   all?: boolean;
 }
@@ -73,7 +83,31 @@ export function isVisible(event: Place, view: BranchView): boolean {
   return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));
 }
 
-export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view));
+/** Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`). */
+export function isVisibleAt(event: Place, seconds: number, view: BranchView): boolean {
+  return isVisible(event, view) || (event.branch !== null && seconds <= (view.squashedUntil?.get(event.branch) ?? Number.NEGATIVE_INFINITY));
+}
+
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisibleAt(e, secondsOf(e.ts), view));
+
+/** Whole seconds: the search index keeps event times so, and both must agree on the boundary. */
+export const secondsOf = (ts: string): number => Math.floor(Date.parse(ts) / 1000) || 0;
+
+/** An event a tracked file at HEAD lists: where and when it was recorded. */
+export type Listed = Place & { seconds: number };
+
+/**
+ * `squashedUntil` from the listed events that are not visible by ancestry: per branch, the time
+ * of the latest. Empty when everything listed is visible already, the usual case.
+ */
+export function squashedUntilOf(listed: readonly Listed[], view: BranchView): Map<string, number> {
+  const until = new Map<string, number>();
+  for (const e of listed) {
+    if (e.branch === null || isVisible(e, view)) continue;
+    until.set(e.branch, Math.max(e.seconds, until.get(e.branch) ?? Number.NEGATIVE_INFINITY));
+  }
+  return until;
+}
 
 /** The other branches with events from before their first commit: the shell asks git their roots. */
 export function unbornBranchesToCheck(events: readonly Place[], view: Pick<BranchView, 'branch'>): string[] {

@@ -3,7 +3,7 @@ import type { EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
 import { normalizeText } from '../projections/fold.js';
-import { isVisible, type BranchView } from '../projections/visibility.js';
+import { isVisible, type BranchView, type Place } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
 import { existsSync } from 'node:fs';
 import { readSettings } from '../workspace/settings.js';
@@ -13,7 +13,7 @@ import { byScore, scoreQuery, type Candidate, type Segments } from './engine.js'
 import { feedbackMaxDocs, withFeedback, type FeedbackSource } from './feedback.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
-import { readAttrs, readDelta, readDocs, readShard, readTermFilter, resetIndex, type AttrTable, type SearchMeta } from './store.js';
+import { readAttrs, readDelta, readDocs, readListed, readShard, readTermFilter, resetIndex, type AttrTable, type SearchMeta } from './store.js';
 import type { TermFilter } from './term-filter.js';
 import { relatedTerms } from './thesaurus.js';
 import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from './update.js';
@@ -171,15 +171,22 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const attrs = meta && (await attrsOf(update.dir, meta.count));
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };
 
-  const view = options.view ?? (await readBranchViewOf(journal.repo, meta.places.map(([branch, commit]) => ({ branch, commit })), new Map(meta.rewrites), { all: request.all }));
-  const visiblePlace = meta.places.map(([branch, commit]) => isVisible({ branch, commit }, view));
-  const { hidden, superseded } = editsInView(meta, visiblePlace);
+  const places = meta.places.map(([branch, commit]) => ({ branch, commit }));
+  const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), seconds: row.time }));
+  const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
+  const visiblePlace = places.map((place) => isVisible(place, view));
+  // A branch merged without ancestry (squashed) is visible up to a time, not by place.
+  const squashedUntil = places.map((place, i) => (visiblePlace[i] || place.branch === null ? undefined : view.squashedUntil?.get(place.branch)));
+  // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
+  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashedUntil[i] !== undefined));
 
   const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
   const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
   const boosts = INDEXED_TYPES.map((t) => (TYPE_BOOST[t] ?? 1) * (plan.intents.has(t) ? INTENT_BOOST : 1));
   const weigh = (o: number): number => {
-    if (o >= meta.count || !visiblePlace[attrs.place(o)]) return 0;
+    if (o >= meta.count) return 0;
+    const place = attrs.place(o);
+    if (!visiblePlace[place] && !(attrs.time(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
     if (allowed && !allowed.has(type)) return 0;
     if (since && attrs.time(o) < since) return 0;

@@ -14,12 +14,14 @@ import { TermFilter } from './term-filter.js';
  *   docs.jsonl    the stored records results are shown from, read by offset
  *   delta-<n>.json  MiniSearch over the documents appended since bulk n was built
  *   bulk-<n>/     the term shards of the bulk (segments.ts)
+ *   listed.tsv    id, place and time of each decision, rejection and preference: what the tracked
+ *                 decision files can list, read only to see which merges left no ancestry
  *
  * Appends go to attrs.bin and docs.jsonl first and meta.json last (by rename), so a reader that
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 8; // 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
+export const INDEX_FORMAT = 9; // 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -156,6 +158,30 @@ async function truncateTo(path: string, size: number): Promise<void> {
   const info = await stat(path).catch(() => null);
   if (info && info.size > size) await truncate(path, size);
   if (!info && size > 0) throw new Error(`${path} is missing`);
+}
+
+/** An event the tracked decision files can list: its id, place (index into meta.places) and time. */
+export interface ListedRow {
+  id: string;
+  place: number;
+  time: number;
+}
+
+export async function appendListed(dir: string, rows: readonly ListedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await mkdir(dir, { recursive: true });
+  await appendFile(file(dir, 'listed.tsv'), rows.map((r) => `${r.id}\t${r.place}\t${r.time}\n`).join(''));
+}
+
+/** The rows for these ids (a row appended twice by an interrupted update reads as one). */
+export async function readListed(dir: string, ids: ReadonlySet<string>): Promise<ListedRow[]> {
+  const text = await readFile(file(dir, 'listed.tsv'), 'utf8').catch(() => '');
+  const rows = new Map<string, ListedRow>();
+  for (const line of text.split('\n')) {
+    const [id, place, time] = line.split('\t');
+    if (id && ids.has(id)) rows.set(id, { id, place: Number(place), time: Number(time) });
+  }
+  return [...rows.values()];
 }
 
 /** Read some stored records by ordinal (one positioned read each). */

@@ -6,11 +6,14 @@ import { inspectCache, refreshCache } from '../journal/cache.js';
 import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
+import { PERMANENT } from '../projections/fold.js';
+import { secondsOf } from '../projections/visibility.js';
 import { analyseDoc, editOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
   appendDocs,
+  appendListed,
   INDEX_FORMAT,
   pruneBulks,
   readAllDocs,
@@ -24,6 +27,7 @@ import {
   writeMeta,
   writeTermFilter,
   type DocAttrs,
+  type ListedRow,
   type SearchMeta,
 } from './store.js';
 
@@ -99,7 +103,7 @@ async function journalSize(journal: Journal): Promise<number> {
 }
 
 /** The events' contribution to the tables in meta.json and their documents. */
-function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: StoredDoc[]; attrs: Array<Omit<DocAttrs, 'offset' | 'length'>> } {
+function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: StoredDoc[]; attrs: Array<Omit<DocAttrs, 'offset' | 'length'>>; listed: ListedRow[] } {
   const placeIndex = new Map(meta.places.map(([b, c], i) => [`${b}\u0000${c}`, i]));
   const placeOf = (e: CortexEvent): number => {
     const key = `${e.branch}\u0000${e.commit}`;
@@ -112,6 +116,7 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
   };
   const docs: StoredDoc[] = [];
   const attrs: Array<Omit<DocAttrs, 'offset' | 'length'>> = [];
+  const listed: ListedRow[] = [];
   for (const e of events) {
     if (e.type === 'commit_linked') {
       const from = e.meta.rewritten_from;
@@ -122,9 +127,11 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
     if (edit) meta.edits.push({ ...edit, place: placeOf(e) });
     if (!isIndexed(e)) continue;
     docs.push(storedDoc(e));
-    attrs.push({ place: placeOf(e), time: Math.floor(Date.parse(e.ts) / 1000) || 0, type: typeCode(e.type) as number });
+    const at = { place: placeOf(e), time: secondsOf(e.ts) };
+    attrs.push({ ...at, type: typeCode(e.type) as number });
+    if (PERMANENT.has(e.type)) listed.push({ id: e.id, ...at });
   }
-  return { docs, attrs };
+  return { docs, attrs, listed };
 }
 
 const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, build: randomBytes(6).toString('hex'), tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], bulk: null });
@@ -132,8 +139,9 @@ const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, b
 async function rebuild(dir: string, events: readonly CortexEvent[], tip: string | null, onProgress?: UpdateOptions['onProgress']): Promise<SearchMeta> {
   await resetIndex(dir);
   const meta = emptyMeta(tip);
-  const { docs, attrs } = absorb(meta, events);
+  const { docs, attrs, listed } = absorb(meta, events);
   meta.docsBytes = await appendDocs(dir, docs, attrs, 0, 0);
+  await appendListed(dir, listed);
   meta.count = docs.length;
   if (docs.length <= DELTA_MAX) {
     const delta = newDelta();
@@ -150,7 +158,8 @@ async function rebuild(dir: string, events: readonly CortexEvent[], tip: string 
 
 async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null): Promise<SearchMeta | null> {
   const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites] };
-  const { docs, attrs } = absorb(meta, events);
+  const { docs, attrs, listed } = absorb(meta, events);
+  await appendListed(dir, listed);
   if (docs.length > 0) {
     const json = await readDelta(dir, deltaName(meta));
     const delta = json === null ? null : loadDelta(json);

@@ -1,8 +1,10 @@
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
-import { gitOutput } from '../git/run-git.js';
-import { branchesToCheck, rewritesFrom, unbornBranchesToCheck, type BranchView, type Place } from '../projections/visibility.js';
+import { listedIds } from '../projections/merge-files.js';
+import { PROJECTION_FILES } from '../projections/render-files.js';
+import { gitOutput, runGit } from '../git/run-git.js';
+import { branchesToCheck, isVisible, rewritesFrom, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -10,11 +12,20 @@ import { branchesToCheck, rewritesFrom, unbornBranchesToCheck, type BranchView, 
  * fork points are followed by commits HEAD does not have.
  */
 export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
-  return readBranchViewOf(repo, events, rewritesFrom(events), options);
+  const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ branch: e.branch, commit: e.commit, seconds: secondsOf(e.ts) }));
+  return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
+}
+
+export interface ViewOptions {
+  all?: boolean;
+  /** Another commit than HEAD's (a revision range's ends). */
+  at?: HeadState;
+  /** Where and when the events with these ids were recorded (those the journal has). */
+  listed?: (ids: ReadonlySet<string>) => Promise<readonly Listed[]> | readonly Listed[];
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
-export async function readBranchViewOf(repo: Repo, places: readonly Place[], rewrites: ReadonlyMap<string, string>, options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
+export async function readBranchViewOf(repo: Repo, places: readonly Place[], rewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
   const head = options.at ?? (await readHead(repo));
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
@@ -50,7 +61,22 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       if (tip) roots.set(branch, new Set((await gitOutput(['rev-list', '--max-parents=0', tip], { cwd })).split('\n').filter(Boolean)));
     }),
   );
-  return { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
+  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
+  if (options.listed && head.commit && places.some((p) => p.branch !== null && !isVisible(p, view))) {
+    const ids = await idsListedAt(repo, head.commit);
+    if (ids.size > 0) {
+      const until = squashedUntilOf(await options.listed(ids), view);
+      if (until.size > 0) view.squashedUntil = until;
+    }
+  }
+  return view;
+}
+
+/** The event ids `.cortex/decisions.md` and its archive list as committed at `commit`. */
+async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
+  const input = [PROJECTION_FILES.decisions, PROJECTION_FILES.archive].map((path) => `${commit}:${path}\n`).join('');
+  const { stdout } = await runGit(['cat-file', '--batch'], { cwd: repo.workTree ?? repo.gitDir, input });
+  return new Set(listedIds(stdout));
 }
 
 /** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */

@@ -203,6 +203,50 @@ describe('git hooks next to the user\'s own', () => {
     expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### Feature decision');
   });
 
+  it('a squash-merged feature brings its decisions to main, with what it learned up to them (search too); its later work and an unmerged branch stay off; the tracked file keeps them', async () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'cortex init');
+    const work = (file: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', file);
+    };
+    g(dir, 'checkout', '-q', '-b', 'spike');
+    work('spike.txt');
+    remember(dir, 'Dispatch webhooks through Kafka', '-t', 'decision');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'checkout', '-q', '-b', 'webhooks');
+    work('webhooks.txt');
+    remember(dir, 'The payment provider retries a webhook for three days', '-t', 'learning');
+    remember(dir, 'Queue incoming webhooks in Redis streams', '-t', 'decision');
+    cortex(dir, ['projections', '--write']);
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'webhook queue');
+    await new Promise((r) => setTimeout(r, 1100)); // event times are compared in whole seconds
+    remember(dir, 'Sign webhook payloads with Ed25519', '-t', 'decision');
+    work('signing.txt');
+
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--squash', 'webhooks');
+    // post-merge ran for the staged squash: it must not take the branch's entries back out.
+    expect(g(dir, 'status', '--porcelain')).not.toMatch(/^.M \.cortex/m);
+    g(dir, 'commit', '-qm', 'Webhooks (#1)');
+    const squashed = ['Queue incoming webhooks in Redis streams', 'Sign webhook payloads with Ed25519'];
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).not.toContain(squashed[1]);
+    expect(decisionTexts(dir)).toEqual([squashed[0]]);
+    const search = (query: string) => cortexJson<Array<{ content: string }>>(dir, ['search', query]).map((h) => h.content);
+    expect(search('webhooks')).toEqual(expect.arrayContaining([squashed[0], 'The payment provider retries a webhook for three days']));
+    expect(search('webhooks')).not.toContain('Dispatch webhooks through Kafka');
+    expect(search('Ed25519')).toEqual([]);
+    cortex(dir, ['projections', '--write']);
+    expect(g(dir, 'status', '--porcelain')).toBe('');
+    expect(decisionTexts(dir, '--all')).toEqual(['Dispatch webhooks through Kafka', ...squashed]);
+  });
+
   it('amending a commit keeps memory aligned (post-rewrite), and commits during a session carry its trailer', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
