@@ -240,6 +240,12 @@ function commands(cli: Argv, io: CommandIO): Argv {
       () => run(async () => (await import('./commands/mcp.js')).runMcp({}, io)),
     )
     .command(
+      'doctor',
+      'check that Cortex is set up to work here (PATH, hooks, merge driver, index, model, logged problems) and say how to fix what is not',
+      (y) => y.options(jsonOption),
+      (argv) => run(async () => (await import('./commands/doctor.js')).runDoctor(argv, io)),
+    )
+    .command(
       'status',
       'show the journal, its size by type, and the cache',
       (y) => y.options(jsonOption),

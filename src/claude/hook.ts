@@ -141,13 +141,13 @@ export async function runHook(eventName: string | undefined, io: HookIO): Promis
     if (result !== 'timeout' && result.context) io.stdout.write(result.context);
     if (result === 'timeout') {
       io.stderr.write(`cortex hook ${kebab(event)}: gave up after ${HOOK_BUDGET_MS[event]} ms; continuing without it\n`);
-      if (logDir) await writeHookLog(logDir, `${kebab(event)}: timed out after ${HOOK_BUDGET_MS[event]} ms`);
+      if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: timed out after ${HOOK_BUDGET_MS[event]} ms`);
     }
   } catch (err) {
     const expected = err instanceof HookProblem || isCortexError(err);
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`cortex hook ${kebab(event)}: ${expected ? message : `unexpected error (${message.split('\n')[0]}); see .git/cortex/log`}\n`);
-    if (logDir) await writeHookLog(logDir, `${kebab(event)}: ${expected ? message : (err as Error)?.stack ?? message}`);
+    if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: ${expected ? message : (err as Error)?.stack ?? message}`);
   } finally {
     clearTimeout(timer);
   }

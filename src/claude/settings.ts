@@ -46,6 +46,16 @@ export const INSTALLS: readonly Install[] = [
 export const hookCommand = (executable: string, event: HookEvent) => `${executable} hook ${kebab(event)}`;
 const isOurs = (handler: unknown) => typeof handler === 'object' && handler !== null && / hook [a-z-]+$/.test(String((handler as HookHandler).command)) && /\bcortex\b|cli\.js/.test(String((handler as HookHandler).command));
 
+/** The events a settings file runs Cortex for, each with the command it runs. */
+export function cortexHooksIn(settings: Settings): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) for (const h of Array.isArray(group?.hooks) ? group.hooks : []) if (isOurs(h)) found.set(event, h.command);
+  }
+  return found;
+}
+
 export function withCortexHooks(settings: Settings, executable: string): Settings {
   const hooks: Record<string, MatcherGroup[]> = { ...(settings.hooks ?? {}) };
   for (const install of INSTALLS) {

@@ -33,7 +33,7 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`cortex git-hook ${name}: ${message.split('\n')[0]} (continuing)\n`);
-    if (repo) await writeHookLog(cortexDir(repo), `git ${name}: ${(err as Error)?.stack ?? message}`);
+    if (repo) await writeHookLog(cortexDir(repo), `git ${name}: error: ${(err as Error)?.stack ?? message}`);
   }
 }
 

@@ -1,0 +1,23 @@
+import { diagnose, type Status } from '../install/diagnose.js';
+import { openJournalAt, paintFor, printJson, type CommandIO } from './io.js';
+
+/** `cortex doctor`: one line per check, with what to do; exit 1 when something is broken. */
+export async function runDoctor(args: { json?: boolean }, io: CommandIO): Promise<number> {
+  const diagnosis = await diagnose(await openJournalAt(io), io.env);
+  const { findings } = diagnosis;
+  const failed = !diagnosis.healthy;
+  if (args.json) {
+    printJson(io, diagnosis);
+    return failed ? 1 : 0;
+  }
+  const paint = paintFor(io);
+  const mark: Record<Status, string> = { ok: paint.green('✓'), info: paint.dim('·'), warn: paint.yellow('!'), fail: paint.red('✗') };
+  const width = Math.max(...findings.map((f) => f.check.length));
+  const lines = findings.map((f) => `${mark[f.status]} ${f.check.padEnd(width)}  ${f.detail}${f.fix && f.status !== 'ok' ? paint.dim(` → ${f.fix}`) : ''}`);
+  const worst = failed ? paint.red('something is broken: fix the ✗ lines')
+    : !diagnosis.setUp ? paint.yellow('Cortex is not set up in this repository: run cortex init')
+    : findings.some((f) => f.status === 'warn') ? paint.yellow('works, with warnings')
+    : paint.green('all good');
+  io.stdout.write(`${lines.join('\n')}\n${worst}\n`);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,244 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
+import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
+import { readJsonFile } from '../commands/init.js';
+import { cortexDir, type Repo } from '../git/repo.js';
+import { runGit } from '../git/run-git.js';
+import { inspectCache, refreshCache } from '../journal/cache.js';
+import type { Journal } from '../journal/journal.js';
+import { readTip } from '../journal/tip.js';
+import { hubCacheDir, locateModel } from '../search/embeddings/locate-model.js';
+import { modelCacheDir } from '../search/embeddings/model.js';
+import { readVectorMeta, vectorsDir } from '../search/embeddings/vectors.js';
+import { readMeta, searchDir } from '../search/store.js';
+import { VERSION } from '../version.js';
+import { readSettings } from '../workspace/settings.js';
+import { GIT_HOOKS, hooksDir } from './git-integration.js';
+import { hasBlock } from './hook-block.js';
+
+/**
+ * `cortex doctor`: is Cortex set up so that it works here, and if not, what to do. Each check
+ * looks at one thing a silent failure would hide (git hooks skip without `cortex` on PATH,
+ * Claude Code ignores a settings file it cannot parse) and says how to fix it.
+ */
+export type Status = 'ok' | 'info' | 'warn' | 'fail';
+
+export interface Finding {
+  check: string;
+  status: Status;
+  detail: string;
+  /** What to do, when the status is not ok. */
+  fix?: string;
+}
+
+const NODE_MIN = [20, 19];
+/** `git rev-parse --path-format` (where hooks live, with worktrees) came in 2.31. */
+const GIT_MIN = [2, 31];
+const STALE_LOCK_MS = 10 * 60_000;
+const LOG_DAYS = 7;
+
+export interface Diagnosis {
+  /** No check failed. */
+  healthy: boolean;
+  /** `cortex init` has been run here: git or Claude Code hooks are installed. */
+  setUp: boolean;
+  findings: Finding[];
+}
+
+export async function diagnose(journal: Journal, env: NodeJS.ProcessEnv): Promise<Diagnosis> {
+  const repo = journal.repo;
+  const git = await gitIntegration(repo);
+  const claude = await claudeHooks(repo, env);
+  const command = git.command ?? claude.command ?? 'cortex';
+  const findings = [
+    versionFinding('node', process.versions.node, NODE_MIN, 'install Node 20.19 or later'),
+    versionFinding('git', /(\d+\.\d+(?:\.\d+)?)/.exec((await runGit(['--version'], { cwd: repo.workTree ?? repo.gitDir })).stdout)?.[1] ?? '0', GIT_MIN, 'install git 2.31 or later'),
+    onPath(command, env, git.installed || claude.found),
+    await journalFinding(journal),
+    git.finding,
+    await mergeDriver(repo, git.installed),
+    claude.finding,
+    await mcpFinding(repo),
+    await searchIndexFinding(journal),
+    await embeddingsFinding(journal),
+    await locksFinding(repo),
+    await logFinding(repo),
+  ];
+  return { healthy: !findings.some((f) => f.status === 'fail'), setUp: git.installed || claude.found, findings };
+}
+
+function versionFinding(check: string, version: string, min: readonly number[], fix: string): Finding {
+  const parts = version.split('.').map(Number);
+  const old = (parts[0] ?? 0) < (min[0] ?? 0) || ((parts[0] ?? 0) === min[0] && (parts[1] ?? 0) < (min[1] ?? 0));
+  return old ? { check, status: 'fail', detail: `${version}, older than ${min.join('.')}`, fix } : { check, status: 'ok', detail: version };
+}
+
+/** The hooks run `cortex` (or CORTEX_HOOK_COMMAND's first word) from PATH, and skip silently without it. */
+function onPath(command: string, env: NodeJS.ProcessEnv, hooksInstalled: boolean): Finding {
+  const check = 'cortex on PATH';
+  const program = command.trim().split(/\s+/)[0] ?? 'cortex';
+  const found = program.includes('/') ? (isExecutable(program) ? program : null) : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program)).find(isExecutable);
+  if (!found) {
+    return {
+      check,
+      status: hooksInstalled ? 'fail' : 'warn',
+      detail: `${program} is not on PATH${hooksInstalled ? ': the git and Claude Code hooks call it, and skip silently without it' : ''}`,
+      fix: program === 'cortex' ? 'npm install -g cortex-memory (or npm link in a clone of Cortex)' : `install ${program}, or run CORTEX_HOOK_COMMAND=<command> cortex init`,
+    };
+  }
+  if (program !== 'cortex') return { check, status: 'ok', detail: `${found} (the hooks run "${command}")` };
+  const version = spawnSync(found, ['--version'], { encoding: 'utf8', env, timeout: 10_000 }).stdout?.trim();
+  if (version && version !== VERSION) return { check, status: 'warn', detail: `${found} is version ${version}, this is ${VERSION}`, fix: 'install one version (npm install -g cortex-memory), so the hooks run what you run' };
+  return { check, status: 'ok', detail: found };
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function journalFinding(journal: Journal): Promise<Finding> {
+  const check = 'journal';
+  if (!(await readTip(journal.store))) return { check, status: 'warn', detail: `${journal.store.ref} does not exist yet`, fix: 'cortex init (or remember something, or run a Claude Code session)' };
+  const before = await inspectCache(journal.store, journal.cacheDir);
+  const meta = await refreshCache(journal.store, journal.cacheDir);
+  const detail = `${journal.store.ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${before.state === 'fresh' ? '' : ' (read cache rebuilt)'}`;
+  if (meta.problems.length > 0) return { check, status: 'warn', detail: `${detail}; ${meta.problems.length} unreadable line${meta.problems.length === 1 ? '' : 's'} skipped`, fix: 'cortex status lists them' };
+  return { check, status: 'ok', detail };
+}
+
+async function gitIntegration(repo: Repo): Promise<{ finding: Finding; installed: boolean; command?: string }> {
+  const check = 'git hooks';
+  const dir = await hooksDir(repo);
+  const present: string[] = [];
+  const broken: string[] = [];
+  let command: string | undefined;
+  for (const hook of GIT_HOOKS) {
+    const path = join(dir, hook);
+    const text = await readFile(path, 'utf8').catch(() => null);
+    if (!text || !hasBlock(text)) continue;
+    present.push(hook);
+    command ??= /then (.+?) git-hook /.exec(text)?.[1];
+    // A shebang-less .husky/<hook> is run by husky with sh; everywhere else git needs the execute bit.
+    if (!isExecutable(path) && !(dir.endsWith('.husky') && !text.startsWith('#!'))) broken.push(hook);
+  }
+  const missing = GIT_HOOKS.filter((h) => !present.includes(h));
+  if (present.length === 0) return { installed: false, finding: { check, status: 'warn', detail: `none installed in ${dir}: merges will not regenerate .cortex/, pushes will not share the journal`, fix: 'cortex init (without --no-git)' } };
+  if (broken.length > 0) return { installed: true, command, finding: { check, status: 'fail', detail: `not executable, so git skips them: ${broken.join(', ')}`, fix: `chmod +x ${broken.map((h) => join(dir, h)).join(' ')}` } };
+  if (missing.length > 0) return { installed: true, command, finding: { check, status: 'fail', detail: `missing: ${missing.join(', ')} (in ${dir})`, fix: 'cortex init' } };
+  return { installed: true, command, finding: { check, status: 'ok', detail: `${GIT_HOOKS.join(', ')} in ${dir}` } };
+}
+
+async function mergeDriver(repo: Repo, expected: boolean): Promise<Finding> {
+  const check = 'merge driver';
+  const cwd = repo.workTree ?? repo.gitDir;
+  const driver = (await runGit(['config', 'merge.cortex.driver'], { cwd })).stdout.trim();
+  const attribute = repo.workTree ? /: merge: (\S+)/.exec((await runGit(['check-attr', 'merge', '--', '.cortex/decisions.md'], { cwd })).stdout)?.[1] : 'cortex';
+  const gaps = [...(driver ? [] : ['merge.cortex.driver is not configured']), ...(attribute === 'cortex' ? [] : ['.gitattributes does not give .cortex/*.md merge=cortex'])];
+  if (gaps.length === 0) return { check, status: 'ok', detail: driver };
+  return { check, status: expected ? 'fail' : 'warn', detail: `${gaps.join('; ')}: git merges .cortex/*.md line by line`, fix: 'cortex init' };
+}
+
+async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ finding: Finding; found: boolean; command?: string }> {
+  const check = 'Claude Code hooks';
+  const files = [
+    ...(repo.workTree ? [join(repo.workTree, '.claude', 'settings.json'), join(repo.workTree, '.claude', 'settings.local.json')] : []),
+    join(env.HOME ?? homedir(), '.claude', 'settings.json'),
+  ];
+  const events = new Map<string, string>();
+  const where: string[] = [];
+  for (const file of files) {
+    let value: Record<string, unknown>;
+    try {
+      value = (await readJsonFile(file)).value;
+    } catch {
+      return { found: false, finding: { check, status: 'fail', detail: `${file} is not a JSON object: Claude Code cannot read it`, fix: `fix ${file}, then cortex init` } };
+    }
+    const ours = cortexHooksIn(value);
+    if (ours.size > 0) where.push(file);
+    for (const [event, command] of ours) events.set(event, command);
+  }
+  const command = [...events.values()][0]?.replace(/ hook [a-z-]+$/, '');
+  const missing = INSTALLS.map((i) => i.event).filter((e) => !events.has(e));
+  if (events.size === 0) return { found: false, finding: { check, status: 'warn', detail: 'not installed: Claude Code sessions are not captured', fix: 'cortex init (without --no-claude)' } };
+  if (missing.length > 0) return { found: true, command, finding: { check, status: 'warn', detail: `missing for ${missing.join(', ')} (in ${where.join(', ')})`, fix: 'cortex init' } };
+  return { found: true, command, finding: { check, status: 'ok', detail: `${events.size} events, in ${where.join(', ')}` } };
+}
+
+async function mcpFinding(repo: Repo): Promise<Finding> {
+  const check = 'MCP server';
+  if (!repo.workTree) return { check, status: 'info', detail: 'no work tree' };
+  const mcp = await readJsonFile(join(repo.workTree, '.mcp.json')).catch(() => null);
+  if (!mcp) return { check, status: 'warn', detail: '.mcp.json is not a JSON object', fix: 'fix .mcp.json, then cortex init --mcp' };
+  const servers = mcp.value.mcpServers;
+  if (typeof servers === 'object' && servers !== null && MCP_SERVER_NAME in servers) return { check, status: 'ok', detail: 'registered in .mcp.json' };
+  return { check, status: 'info', detail: 'not registered (optional)', fix: 'cortex init --mcp' };
+}
+
+async function searchIndexFinding(journal: Journal): Promise<Finding> {
+  const check = 'search index';
+  const meta = await readMeta(searchDir(cortexDir(journal.repo)));
+  if (!meta) return { check, status: 'info', detail: 'not built (or from another version): the next search builds it', fix: 'cortex reindex builds it now' };
+  const tip = await readTip(journal.store);
+  if (meta.tip !== tip) return { check, status: 'info', detail: `${meta.count} events, behind the journal: the next search catches up` };
+  return { check, status: 'ok', detail: `${meta.count} events, at the journal's tip` };
+}
+
+async function embeddingsFinding(journal: Journal): Promise<Finding> {
+  const check = 'embeddings';
+  const { settings } = await readSettings(journal);
+  const vectors = await readVectorMeta(vectorsDir(cortexDir(journal.repo)));
+  let installed = true;
+  try {
+    createRequire(import.meta.url).resolve('@huggingface/transformers');
+  } catch {
+    installed = false;
+  }
+  const roots = [...(settings.embedPath ? [settings.embedPath] : []), modelCacheDir(), hubCacheDir()];
+  const model = locateModel(settings.embedModel, roots, settings.embedPath);
+  if (vectors) return { check, status: 'ok', detail: `${vectors.count} vectors from ${vectors.model}; search is hybrid` };
+  if (!installed) return { check, status: 'info', detail: 'keyword-only: @huggingface/transformers is not installed (optional)' };
+  if (!model) return { check, status: 'info', detail: `keyword-only: no ${settings.embedModel} found locally (optional)`, fix: 'cortex embed --download, or git config cortex.embedPath <folder>' };
+  return { check, status: 'info', detail: `keyword-only: ${settings.embedModel} is here but nothing is embedded yet`, fix: 'cortex embed' };
+}
+
+async function locksFinding(repo: Repo): Promise<Finding> {
+  const check = 'locks';
+  const dir = cortexDir(repo);
+  const now = Date.now();
+  const stale: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.lock')) continue;
+    const info = await stat(join(dir, name)).catch(() => null);
+    if (info && now - info.mtimeMs > STALE_LOCK_MS) stale.push(join(dir, name));
+  }
+  if (stale.length === 0) return { check, status: 'ok', detail: 'none held' };
+  return { check, status: 'warn', detail: `held for over 10 minutes: ${stale.join(', ')}`, fix: 'delete them if no cortex process is running' };
+}
+
+/** Problems the hooks logged lately (`.git/cortex/log`): hooks never show them to the user otherwise. */
+async function logFinding(repo: Repo): Promise<Finding> {
+  const check = 'hook log';
+  const path = join(cortexDir(repo), 'log');
+  const text = await readFile(path, 'utf8').catch(() => '');
+  const since = Date.now() - LOG_DAYS * 86_400_000;
+  const problems = text.split('\n').filter((line) => {
+    const when = Date.parse(line.slice(0, 24));
+    return (Number.isNaN(when) || when >= since) && isProblem(line);
+  });
+  if (problems.length === 0) return { check, status: 'ok', detail: `no problems in the last ${LOG_DAYS} days` };
+  const last = (problems.at(-1) as string).slice(0, 200);
+  return { check, status: 'warn', detail: `${problems.length} problem${problems.length === 1 ? '' : 's'} in the last ${LOG_DAYS} days; the last: ${last}`, fix: `read ${path}` };
+}
+
+/** A failure line: a hook's `error:` (hook.ts, run-git-hook.ts) or a background command's `cortex:` message. */
+export const isProblem = (line: string): boolean => /^\S+ (?:git )?[a-z-]+: error: /.test(line) || line.startsWith('cortex: ');
