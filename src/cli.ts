@@ -218,7 +218,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
     .command(
       'sync [remote]',
       'fetch, unite and push the journal through an existing remote (default origin)',
-      (y) => y.positional('remote', { type: 'string' }).options({ quiet: { type: 'boolean', describe: 'print nothing' }, ...jsonOption }),
+      (y) => y.positional('remote', { type: 'string' }).options({ push: { type: 'boolean', default: true, describe: 'push what the remote lacks; --no-push only fetches and unites' }, quiet: { type: 'boolean', describe: 'print nothing' }, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/sync.js')).runSync({ ...argv, remote: argv.remote as string | undefined }, io)),
     )
     .command(

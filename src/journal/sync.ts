@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { CortexError } from '../errors.js';
 import { compareAndSwapRef, readRef } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -36,7 +36,7 @@ async function looksLikeUrl(remote: string, cwd: string): Promise<boolean> {
   return /[:/\\]/.test(remote) || (await stat(resolve(cwd, remote)).then((s) => s.isDirectory(), () => false));
 }
 
-export async function syncJournal(repo: Repo, store: JournalStore, remote: string, author: string): Promise<SyncResult> {
+export async function syncJournal(repo: Repo, store: JournalStore, remote: string, author: string, options: { push?: boolean } = {}): Promise<SyncResult> {
   const cwd = repo.workTree ?? repo.gitDir;
   const git = (...args: string[]) => runGit(args, { cwd });
   const named = (await git('remote', 'get-url', remote)).code === 0;
@@ -63,7 +63,7 @@ export async function syncJournal(repo: Repo, store: JournalStore, remote: strin
       next = united.tip;
       merged ||= united.merged;
     }
-    if (!next || next === theirs) return { remote, before, after: next, remoteBefore, pushed: false, merged, attempts: attempt };
+    if (!next || next === theirs || options.push === false) return { remote, before, after: next, remoteBefore, pushed: false, merged, attempts: attempt };
     const push = await git('push', '--quiet', '--no-verify', remote, `${branch}:${branch}`);
     if (push.code === 0) {
       await git('update-ref', trackingRef, next);
@@ -110,4 +110,37 @@ export async function uniteFetchedJournals(repo: Repo, store: JournalStore, auth
     }
   }
   return united;
+}
+
+/** How recent FETCH_HEAD must be to be the fetch of the pull that ran post-merge. */
+const JUST_NOW_MS = 120_000;
+
+/**
+ * The remote a pull just fetched from without bringing the journal (`git pull origin main` fetches
+ * that one branch): FETCH_HEAD, written in the last two minutes, names no journal branch. Null
+ * when the pull brought the journal too, when there was no fetch (a local merge), or when its
+ * URL is no configured remote's.
+ */
+export async function remoteFetchedWithoutJournal(repo: Repo, store: JournalStore): Promise<string | null> {
+  const branch = store.ref.replace(/^refs\/heads\//, '');
+  // A linked worktree keeps its own FETCH_HEAD; the newest one is this pull's.
+  const heads = await Promise.all([...new Set([repo.gitDir, repo.commonDir])].map(async (dir) => {
+    const path = join(dir, 'FETCH_HEAD');
+    const info = await stat(path).catch(() => null);
+    return info && Date.now() - info.mtimeMs <= JUST_NOW_MS ? { path, time: info.mtimeMs } : null;
+  }));
+  const newest = heads.filter((h) => h !== null).sort((a, b) => b.time - a.time)[0];
+  if (!newest) return null;
+  const lines = (await readFile(newest.path, 'utf8')).split('\n').filter(Boolean);
+  if (lines.length === 0 || lines.some((line) => line.includes(`'${branch}' of `))) return null;
+  const url = / of (.+)$/.exec(lines[0] as string)?.[1];
+  if (!url) return null;
+  // FETCH_HEAD shows the URL without a trailing ".git" or "/".
+  const bare = (u: string) => u.trim().replace(/\/+$/, '').replace(/\.git$/, '');
+  const config = await runGit(['config', '--get-regexp', '^remote\\..*\\.url$'], { cwd: repo.workTree ?? repo.gitDir });
+  for (const line of config.stdout.split('\n')) {
+    const match = /^remote\.(.+)\.url (.+)$/.exec(line);
+    if (match && bare(match[2] as string) === bare(url)) return match[1] as string;
+  }
+  return null;
 }

@@ -374,11 +374,18 @@ describe('pulling a teammate\'s work', () => {
       expect(cortex(a, ['sync']).code).toBe(0);
     };
 
-    // Pulling one branch by name fetches nothing else: the journal stays behind, the file does not.
+    // Pulling one branch by name fetches nothing else: post-merge fetches the journal after it
+    // (in the background outside tests), and never pushes; the file kept the entry meanwhile.
     decide('Use Terraform for infrastructure');
+    const remoteJournal = () => g(bare, 'for-each-ref', '--format=%(objectname)', 'refs/heads/cortex/journal');
+    const before = remoteJournal();
+    remember(b, 'Learned on b, kept on b until b pushes', '-t', 'learning');
     g(b, 'pull', '-q', '--no-rebase', 'origin', 'main');
     expect(g(b, 'status', '--porcelain')).toBe('');
     expect(readFileSync(join(b, '.cortex', 'decisions.md'), 'utf8')).toContain('### Use Terraform for infrastructure');
+    expect(decisionTexts(b)).toEqual(['Use Terraform for infrastructure']);
+    expect(remoteJournal()).toBe(before);
+    expect(readFileSync(join(b, '.git', 'cortex', 'log'), 'utf8')).toContain('fetched the journal from origin');
 
     // A plain pull fetches the remote journal too: united, so the decisions are memory on b.
     decide('Deploy with GitHub Actions');
