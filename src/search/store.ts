@@ -177,9 +177,16 @@ export async function appendListed(dir: string, rows: readonly ListedRow[]): Pro
 export async function readListed(dir: string, ids: ReadonlySet<string>): Promise<ListedRow[]> {
   const text = await readFile(file(dir, 'listed.tsv'), 'utf8').catch(() => '');
   const rows = new Map<string, ListedRow>();
-  for (const line of text.split('\n')) {
-    const [id, place, time] = line.split('\t');
-    if (id && ids.has(id)) rows.set(id, { id, place: Number(place), time: Number(time) });
+  // Thousands of lines, a few wanted: look at each id and split only the lines asked for.
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    const tab = text.indexOf('\t', start);
+    if (tab !== -1 && tab < stop && ids.has(text.slice(start, tab))) {
+      const [id, place, time] = text.slice(start, stop).split('\t');
+      rows.set(id as string, { id: id as string, place: Number(place), time: Number(time) });
+    }
+    start = stop + 1;
   }
   return [...rows.values()];
 }

@@ -29,6 +29,8 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const head = options.at ?? (await readHead(repo));
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
+  // Asked beside the ancestry, and only where another branch has events: a merge without ancestry may have brought them.
+  const listedIds = options.listed && head.commit && places.some((p) => p.branch !== null && p.branch !== head.branch) ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
 
@@ -62,8 +64,8 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
     }),
   );
   const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
-  if (options.listed && head.commit && places.some((p) => p.branch !== null && !isVisible(p, view))) {
-    const ids = await idsListedAt(repo, head.commit);
+  if (listedIds && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
+    const ids = await listedIds;
     if (ids.size > 0) {
       const until = squashedUntilOf(await options.listed(ids), view);
       if (until.size > 0) view.squashedUntil = until;
