@@ -14,6 +14,7 @@ export type CortexErrorCode =
   | 'EVENT_NOT_FOUND'
   | 'NO_WORK_TREE'
   | 'EMBEDDINGS_UNAVAILABLE'
+  | 'UNSUPPORTED_REPO'
   | 'USAGE';
 
 export class CortexError extends Error {

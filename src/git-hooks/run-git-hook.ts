@@ -1,6 +1,4 @@
 import { refreshProjections } from '../workspace/refresh.js';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
 import { cortexDir, discoverRepo, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
@@ -38,22 +36,11 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
 }
 
 /**
- * After HEAD moved. The briefing always follows. The tracked files only after a merge, and
- * never while git is in the middle of a rebase, merge or cherry-pick: rewriting tracked files
- * on every checkout would leave the tree dirty and make git refuse the next checkout or rebase.
+ * After HEAD moved. The briefing always follows. The tracked files only after a merge (and
+ * never while git is mid-operation, see refresh.ts): rewriting tracked files on every checkout
+ * would leave the tree dirty and make git refuse the next checkout or rebase.
  */
-async function refresh(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
-  // post-merge runs before git removes MERGE_HEAD: that merge is done, not in progress.
-  if (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : [])) return 'git is mid-operation; nothing regenerated';
-  return refreshProjections(journal, { files: options.files, briefing: true });
-}
-
-const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];
-
-async function operationInProgress(repo: Repo, except: readonly string[]): Promise<boolean> {
-  const found = await Promise.all(IN_PROGRESS.filter((name) => !except.includes(name)).map((name) => stat(join(repo.gitDir, name)).then(() => true, () => false)));
-  return found.some(Boolean);
-}
+const refresh = (journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> => refreshProjections(journal, { ...options, briefing: true });
 
 async function refreshIfJournal(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
   return (await readTip(journal.store)) ? refresh(journal, options) : '';

@@ -88,12 +88,12 @@ function onPath(command: string, env: NodeJS.ProcessEnv, hooksInstalled: boolean
       check,
       status: hooksInstalled ? 'fail' : 'warn',
       detail: `${program} is not on PATH${hooksInstalled ? ': the git and Claude Code hooks call it, and skip silently without it' : ''}`,
-      fix: program === 'cortex' ? 'npm install -g cortex-memory (or npm link in a clone of Cortex)' : `install ${program}, or run CORTEX_HOOK_COMMAND=<command> cortex init`,
+      fix: program === 'cortex' ? 'in a clone of Cortex: npm ci && npm run build && npm link' : `install ${program}, or run CORTEX_HOOK_COMMAND=<command> cortex init`,
     };
   }
   if (program !== 'cortex') return { check, status: 'ok', detail: `${found} (the hooks run "${command}")` };
   const version = spawnSync(found, ['--version'], { encoding: 'utf8', env, timeout: 10_000 }).stdout?.trim();
-  if (version && version !== VERSION) return { check, status: 'warn', detail: `${found} is version ${version}, this is ${VERSION}`, fix: 'install one version (npm install -g cortex-memory), so the hooks run what you run' };
+  if (version && version !== VERSION) return { check, status: 'warn', detail: `${found} is version ${version}, this is ${VERSION}`, fix: 'npm link the clone you run, so the hooks run the same version' };
   return { check, status: 'ok', detail: found };
 }
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cortexDir, readAuthor, readHead, type Repo } from '../git/repo.js';
 import { createIdGenerator } from '../events/ids.js';
@@ -32,12 +33,25 @@ export function journalRef(): string {
 }
 
 export async function openJournal(repo: Repo): Promise<Journal> {
+  await refuseSha256(repo);
   const dir = cortexDir(repo);
   return {
     repo,
     store: { gitdir: repo.commonDir, ref: journalRef(), cloneId: await readCloneId(dir), packCache: {} },
     cacheDir: { path: join(dir, 'cache') },
   };
+}
+
+/**
+ * isomorphic-git, which writes the journal, knows SHA-1 object names only: in a SHA-256
+ * repository it would write objects and a ref git cannot read (fsck, gc and clone then fail).
+ * Refused before anything is written.
+ */
+async function refuseSha256(repo: Repo): Promise<void> {
+  const config = await readFile(join(repo.commonDir, 'config'), 'utf8').catch(() => '');
+  if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(config)) {
+    throw new CortexError('UNSUPPORTED_REPO', 'this repository uses SHA-256 object names, which Cortex does not support yet (its git library writes SHA-1); nothing was written');
+  }
 }
 
 const nextId = createIdGenerator((n) => randomBytes(n));

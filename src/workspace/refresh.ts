@@ -1,5 +1,7 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startInBackground } from '../background.js';
-import { cortexDir } from '../git/repo.js';
+import { cortexDir, type Repo } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
 import type { RegenerateOptions } from './regenerate.js';
 
@@ -7,15 +9,37 @@ import type { RegenerateOptions } from './regenerate.js';
  * Kept apart from regenerate.ts: hooks load this on every stop that captured a decision, and
  * the regeneration itself (remark, gray-matter, the fold) loads only when it runs in process.
  */
-/** What a hook does after memory or HEAD changed: regenerate in the background, or here. */
-export async function refreshProjections(journal: Journal, options: RegenerateOptions): Promise<string> {
+export interface RefreshOptions extends RegenerateOptions {
+  /** From post-merge: MERGE_HEAD is still there, but that merge is done. */
+  afterMerge?: boolean;
+}
+
+/**
+ * What a hook does after memory or HEAD changed: regenerate in the background, or here. Never
+ * the tracked files while git is in the middle of a merge, rebase or cherry-pick: they are
+ * part of what git is merging (our merge driver may have merged them already), and rewriting
+ * them for the HEAD from before would drop the other side's entries from the result.
+ */
+export async function refreshProjections(journal: Journal, options: RefreshOptions): Promise<string> {
   const root = journal.repo.workTree;
   if (!root) return 'no work tree';
-  const what = [options.files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
-  if (startInBackground(['projections', ...(options.files ? ['--write'] : []), ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
-    return `regenerating ${what} in the background`;
+  const midOperation = options.files === true && (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : []));
+  const files = options.files === true && !midOperation;
+  const note = midOperation ? 'git is mid-operation, so .cortex/ is left alone' : '';
+  if (!files && !options.briefing) return note || 'nothing to regenerate';
+  const what = [files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
+  const done = (summary: string) => [summary, note].filter(Boolean).join('; ');
+  if (startInBackground(['projections', ...(files ? ['--write'] : []), ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
+    return done(`regenerating ${what} in the background`);
   }
   const { regenerateProjections } = await import('./regenerate.js');
-  const { written } = await regenerateProjections(journal, options);
-  return written.length > 0 ? `rewrote ${written.join(', ')}` : `${what} up to date`;
+  const { written } = await regenerateProjections(journal, { ...options, files });
+  return done(written.length > 0 ? `rewrote ${written.join(', ')}` : `${what} up to date`);
+}
+
+const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];
+
+async function operationInProgress(repo: Repo, except: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(IN_PROGRESS.filter((name) => !except.includes(name)).map((name) => stat(join(repo.gitDir, name)).then(() => true, () => false)));
+  return found.some(Boolean);
 }

@@ -223,6 +223,20 @@ describe('outside a repository, or without git', () => {
     expect(result).toMatchObject({ code: 1, stderr: 'cortex: git is not installed or not on PATH: install git and try again\n' });
   });
 
+  it('refuses a SHA-256 repository in one line (its git library writes SHA-1), writes nothing there, and its hooks still exit 0', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '--object-format=sha256');
+    git(dir, '-c', 'user.email=dev@example.com', '-c', 'user.name=Dev', 'commit', '-q', '--allow-empty', '-m', 'first');
+    for (const args of [['init'], ['remember', 'Use Postgres', '-t', 'decision']]) {
+      const result = cortex(dir, args);
+      expect(result.code).toBe(1);
+      expect(oneLine(result.stderr) && result.stderr).toContain('SHA-256');
+    }
+    expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: join(dir, 't.jsonl'), cwd: dir, hook_event_name: 'Stop' }) }).code).toBe(0);
+    expect(git(dir, 'for-each-ref')).not.toContain('cortex');
+    expect(spawnSync('git', ['fsck', '--no-progress'], { cwd: dir }).status).toBe(0);
+  });
+
   it('gives usage errors exit 2', () => {
     const dir = tempRepo();
     expect(cortex(dir, []).code).toBe(2);

@@ -37,7 +37,7 @@ describe('cortex doctor', () => {
     cortex(dir, ['init'], { env: { HOME: tempDir() } });
     const { code, diagnosis, text } = doctor(dir, bareEnv());
     expect(code).toBe(1);
-    expect(finding(diagnosis, 'cortex on PATH')).toMatchObject({ status: 'fail', fix: expect.stringContaining('npm install -g') });
+    expect(finding(diagnosis, 'cortex on PATH')).toMatchObject({ status: 'fail', fix: expect.stringContaining('npm link') });
     expect(text).toContain('skip silently');
   });
 

@@ -247,6 +247,40 @@ describe('git hooks next to the user\'s own', () => {
     expect(decisionTexts(dir, '--all')).toEqual(['Dispatch webhooks through Kafka', ...squashed]);
   });
 
+  it('a Stop hook while a merge is stopped on a conflict leaves the merged .cortex/ alone, so the merge commit keeps the feature\'s decisions', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'f.txt': 'base\n' } });
+    cortex(dir, ['init', '--no-claude']);
+    const decide = (text: string) => {
+      remember(dir, text, '-t', 'decision');
+      cortex(dir, ['projections', '--write']);
+    };
+    decide('Use Postgres');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'main: cortex');
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    decide('Slugs are base62');
+    writeFileSync(join(dir, 'f.txt'), 'feat\n');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'feat');
+    g(dir, 'checkout', '-q', 'main');
+    writeFileSync(join(dir, 'f.txt'), 'main\n');
+    g(dir, 'commit', '-qam', 'main');
+    expect(spawnSync('git', ['merge', 'feat'], { cwd: dir, env }).status).not.toBe(0); // f.txt conflicts; the driver merged .cortex/
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('Slugs are base62');
+
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', sessionId: 's1', cwd: dir, timestamp: '2026-03-01T10:00:00.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: "[MEMORY: decision] Keep main's f.txt: the feature's change was a typo." }] } })}\n`);
+    expect(cortex(dir, ['hook', 'stop'], { env, input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) }).code).toBe(0);
+    expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('git is mid-operation, so .cortex/ is left alone');
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('Slugs are base62');
+    writeFileSync(join(dir, 'f.txt'), 'main\n');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'merge feat');
+    expect(g(dir, 'show', 'HEAD:.cortex/decisions.md')).toContain('Slugs are base62');
+  });
+
   it('amending a commit keeps memory aligned (post-rewrite), and commits during a session carry its trailer', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
