@@ -76,6 +76,9 @@ export interface TranscriptTail {
  */
 export async function readTail(path: string, cursor: SessionCursor, maxBytes: number): Promise<TranscriptTail> {
   const info = await stat(path);
+  // Opening a FIFO (or a device) blocks a thread-pool thread until a writer comes, and a process
+  // exits only once its thread pool has: the hook would outlive its budget however it gave up.
+  if (!info.isFile()) throw new Error(`not a regular file: ${path}`);
   const sameFile = cursor.transcript === path && info.size >= cursor.offset && cursor.head === (await fingerprint(path, cursor.offset));
   const restarted = !sameFile;
   const start = restarted ? 0 : cursor.offset;

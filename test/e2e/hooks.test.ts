@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
-import { cortex, cortexJson } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { CLI, cortex, cortexJson } from '../helpers/cli.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
@@ -145,6 +146,18 @@ describe('hooks fail open', () => {
     expect(result.stderr).toMatch(/^cortex hook stop: transcript not found: \/nonexistent\/t\.jsonl; captured 1 from the payload only\n$/);
     expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.type)).toEqual(['approach_rejected']);
     expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('transcript not found');
+  });
+
+  it('a transcript path that is a FIFO (an open would block until a writer comes): every capturing hook exits 0 at once', () => {
+    const dir = tempRepo();
+    const fifo = join(tempDir(), 'transcript.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const event of ['stop', 'session-end', 'pre-compact']) {
+      // A hang is killed at 20 s, and then the status is null.
+      const result = spawnSync(process.execPath, [CLI, 'hook', event], { cwd: dir, input: stopPayload(dir, fifo, { hook_event_name: event }), encoding: 'utf8', timeout: 20_000 });
+      expect(result.status).toBe(0);
+      expect(result.stderr).toContain('transcript unreadable');
+    }
   });
 
   it('outside a repository: exit 0, one stderr line', () => {
