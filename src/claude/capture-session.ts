@@ -5,7 +5,8 @@ import { ulid } from '../events/ids.js';
 import type { EventContext } from '../events/parse-event.js';
 import type { CortexEvent, EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
-import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
+import { append, buildEvents, captureContext, readSessionEvents, type Journal } from '../journal/journal.js';
+import { normalizeText } from '../projections/fold.js';
 import { lockSession, readCursor, readTail, writeCursor } from './cursor.js';
 
 /**
@@ -36,6 +37,8 @@ export interface CaptureOutcome {
   transcriptError?: string;
   busy?: boolean;
 }
+
+const sameness = (e: CortexEvent): string => `${e.type}\u0000${normalizeText(e.content)}`;
 
 export function eventId(session: string, candidate: Candidate): string {
   const seed = createHash('sha256').update(`${session}\u0000${dedupeKey(candidate)}`).digest();
@@ -84,10 +87,15 @@ export async function captureSession(journal: Journal, input: CaptureInput): Pro
     if (result.candidates.length > 0) {
       const ctx = await captureContext(journal, input.session, 'hook');
       events = candidatesToEvents(result.candidates, input.session, ctx);
-      // Reading a transcript from the start again (rotated, or the cursor was lost): skip what is stored.
-      if (tail?.restarted && cursor.offset > 0) {
-        const stored = new Set((await readAll(journal)).events.map((e) => e.id));
-        events = events.filter((e) => !stored.has(e.id));
+      // Without a cursor (lost with .git/cortex/, or a new session), or reading a rotated transcript
+      // from the start, skip what this session already stored. By id, and by type and text: the
+      // same file edit seen first by PostToolUse (stamped then) and now in the transcript (stamped
+      // there) has two ids; within a session one key is stored once anyway.
+      if (cursor.fresh || (tail?.restarted && cursor.offset > 0)) {
+        const stored = await readSessionEvents(journal, input.session);
+        const ids = new Set(stored.map((e) => e.id));
+        const said = new Set(stored.map(sameness));
+        events = events.filter((e) => !ids.has(e.id) && !said.has(sameness(e)));
       }
       await append(journal, events);
     }

@@ -15,6 +15,8 @@ export interface SessionCursor {
   offset: number;
   head: string | null;
   state: CaptureState;
+  /** There was no cursor (a new session, or .git/cortex/ was deleted): never written. */
+  fresh?: boolean;
 }
 
 const HEAD_BYTES = 4096;
@@ -28,7 +30,7 @@ export async function readCursor(cortexDir: string, session: string): Promise<Se
   } catch {
     // absent or damaged: start over; dedupe against the journal keeps this safe
   }
-  return { transcript: null, offset: 0, head: null, state: emptyCaptureState() };
+  return { transcript: null, offset: 0, head: null, state: emptyCaptureState(), fresh: true };
 }
 
 export async function writeCursor(cortexDir: string, session: string, cursor: SessionCursor): Promise<void> {

@@ -95,6 +95,12 @@ export async function readNewestFirst(journal: Journal): Promise<{ meta: CacheMe
   return { meta, events: readCachedNewestFirst(journal.cacheDir, meta) };
 }
 
+/** The events one session stored (read from its own shards only). */
+export async function readSessionEvents(journal: Journal, session: string): Promise<CortexEvent[]> {
+  const { readSessionEvents: read } = await import('./read-since.js');
+  return read(journal.store, session);
+}
+
 /** Events added to the journal after `knownTip` (everything when it is null). */
 export async function readSince(journal: Journal, knownTip: string | null): Promise<JournalRead> {
   const { readAddedSince } = await import('./read-since.js');

@@ -1,6 +1,7 @@
 import { dedupeById } from './dedupe.js';
 import type { CortexEvent } from '../events/types.js';
 import { idAtLine, parseShard, splitLines, type LineProblem } from './parse-shard.js';
+import { sanitizeName } from './layout.js';
 import { listShards, readBlobText, type Shard } from './store.js';
 import { readTip, type JournalStore } from './tip.js';
 
@@ -81,4 +82,19 @@ export async function readAddedSince(store: JournalStore, knownTip: string | nul
   if (delta) return { tip, events: delta.added, problems: delta.problems };
   const known = new Set((await readEverything(store, knownTip)).map((e) => e.id));
   return { tip, events: dedupeById((await readEverything(store, tip)).filter((e) => !known.has(e.id))), problems: [] };
+}
+
+/**
+ * What one session stored, from any clone: only its own shards are read (`<session>__<clone>`),
+ * so this costs a tree listing, not the journal. For capture that lost its cursor.
+ */
+export async function readSessionEvents(store: JournalStore, session: string): Promise<CortexEvent[]> {
+  const tip = await readTip(store);
+  if (!tip) return [];
+  const prefix = `${sanitizeName(session)}__`;
+  const events: CortexEvent[] = [];
+  for (const shard of (await listShards(store, tip)).shards) {
+    if (shard.path.slice(shard.path.lastIndexOf('/') + 1).startsWith(prefix)) events.push(...parseShard(shard.path, await readBlobText(store, shard.oid)).events);
+  }
+  return events;
 }

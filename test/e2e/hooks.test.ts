@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
@@ -192,6 +192,10 @@ describe('cortex hook post-tool-use and user-prompt-submit', () => {
     expect(cortex(dir, ['hook', 'PostToolUse'], { input: JSON.stringify(payload) }).code).toBe(0);
     const transcript = join(tempDir(), 't.jsonl');
     writeFileSync(transcript, session([toolUse('toolu_01', 'Write', { file_path: file, content: 'print(1)' }), toolResult('toolu_01', 'ok')]).replaceAll('/repo', dir));
+    cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toMatchObject([{ type: 'file_modified', meta: { path: 'lib/x.py' } }]);
+    // With the cursors gone, the transcript is read from the start: the edit is still stored once.
+    rmSync(join(dir, '.git', 'cortex'), { recursive: true, force: true });
     cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) });
     expect(cortexJson<CortexEvent[]>(dir, ['log'])).toMatchObject([{ type: 'file_modified', meta: { path: 'lib/x.py' } }]);
   });
