@@ -88,9 +88,9 @@ const branchTip = async (repo: Repo, branch: string): Promise<string | null> =>
 /** Branches that features branch from and merge back into. */
 const LONG_LIVED = ['main', 'master', 'trunk', 'develop'];
 
-const TRUNK_NAMES = ['main', 'master'];
+const TRUNK_NAMES = ['main', 'master', 'trunk'];
 
-/** The trunk's other name, when HEAD is on the trunk and no branch (local or origin's) has that name. */
+/** The trunk's other names, when HEAD is on the trunk and no branch (local or origin's) has such a name. */
 async function trunkAliases(repo: Repo, branch: string | null): Promise<Set<string>> {
   const aliases = new Set<string>();
   if (!branch || !TRUNK_NAMES.includes(branch)) return aliases;

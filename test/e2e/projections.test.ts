@@ -106,7 +106,7 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Tabs, not spaces']);
   });
 
-  it('memory imported from a repository whose trunk has the other name (main, master) sits on this trunk, unless both names are branches here', () => {
+  it('memory imported from a repository whose trunk has another name (main, master, trunk) sits on this trunk, unless both names are branches here', () => {
     const foreign = 'f'.repeat(40); // a commit of the repository the memory came from
     const lines = ['main', 'feature'].map((branch) => JSON.stringify({ type: 'decision', content: `Decided on ${branch}`, branch, commit: foreign }));
     const dir = tempDir();
@@ -120,6 +120,15 @@ describe('branch alignment', () => {
     expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Decided on main');
     git(dir, 'branch', 'main'); // now "main" is a branch of this repository, and not the one checked out
     expect(decisions(dir)).toEqual([]);
+
+    // A trunk called "trunk" is a trunk too.
+    const other = tempDir();
+    git(other, 'init', '-q', '-b', 'trunk');
+    git(other, 'config', 'user.email', 'dev@example.com');
+    commit(other, { 'a.txt': '1' }, 'one');
+    writeFileSync(join(other, 'memory.jsonl'), `${lines.join('\n')}\n`);
+    expect(cortex(other, ['import', 'memory.jsonl']).code).toBe(0);
+    expect(decisions(other)).toEqual(['Decided on main']);
   });
 });
 
