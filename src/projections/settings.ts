@@ -25,6 +25,8 @@ export interface ProjectionSettings {
   rrfK: number;
   /** How much the vector ranking counts against the keyword ranking in fusion. */
   vectorWeight: number;
+  /** Cosine similarity a memory needs to enter the vector ranking: every memory is somewhat similar to anything. */
+  minSimilarity: number;
   /** The embedding model's name (a folder under the model cache or under embedPath). */
   embedModel: string;
   /** A local folder holding embedding models (side-loaded), instead of Cortex's model cache. */
@@ -42,6 +44,7 @@ export const DEFAULT_SETTINGS: Readonly<ProjectionSettings> = {
   recallBudget: 2000,
   rrfK: 60,
   vectorWeight: 1,
+  minSimilarity: 0.2,
   embedModel: 'Xenova/all-MiniLM-L6-v2',
   embedPath: null,
 };
@@ -59,6 +62,7 @@ const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max:
   { key: 'cortex.recallbudget', field: 'recallBudget', min: 0, max: 9_500, integer: true },
   { key: 'cortex.rrfk', field: 'rrfK', min: 1, max: 1_000 },
   { key: 'cortex.vectorweight', field: 'vectorWeight', min: 0, max: 10 },
+  { key: 'cortex.minsimilarity', field: 'minSimilarity', min: -1, max: 1 },
 ];
 
 export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing', 'cortex.embedmodel', 'cortex.embedpath'];

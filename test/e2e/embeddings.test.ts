@@ -49,6 +49,18 @@ describe('cortex embed and hybrid search', () => {
     expect(keyword[0]?.score).toBeGreaterThan(1);
   });
 
+  it('a memory enters the vector ranking only above cortex.minSimilarity: a query nothing is similar to finds nothing', async () => {
+    const { dir } = await repoWithModel();
+    const queue = remember(dir, 'the worker queue retry uses a timeout', 'decision');
+    remember(dir, 'the page button style uses css');
+    cortexJson(dir, ['embed']);
+    git(dir, 'config', 'cortex.minSimilarity', '-1'); // no floor: the vector ranking lists every memory
+    expect(cortexJson<HitJson[]>(dir, ['search', 'kubernetes helm chart'])).toHaveLength(2);
+    git(dir, 'config', 'cortex.minSimilarity', '0.9');
+    expect(cortexJson<HitJson[]>(dir, ['search', 'kubernetes helm chart'])).toEqual([]);
+    expect(cortexJson<HitJson[]>(dir, ['search', 'the worker queue retry uses a timeout']).map((h) => h.id)).toEqual([queue.id]); // the same text: similarity 1
+  });
+
   it('carries vectors over a rebuilt index by event id instead of embedding again', async () => {
     const { dir } = await repoWithModel();
     remember(dir, 'the worker queue retry uses a timeout', 'decision');

@@ -33,7 +33,7 @@ export async function fuseWithVectors(
   query: string,
   keyword: readonly Candidate[],
   eligible: (o: number) => boolean,
-  settings: Pick<ProjectionSettings, 'embedModel' | 'embedPath' | 'rrfK' | 'vectorWeight'>,
+  settings: Pick<ProjectionSettings, 'embedModel' | 'embedPath' | 'rrfK' | 'vectorWeight' | 'minSimilarity'>,
 ): Promise<HybridResult> {
   const vmeta = await readVectorMeta(vectorDir);
   if (!vmeta || vmeta.count === 0) return { candidates: [...keyword], used: false };
@@ -54,7 +54,9 @@ export async function fuseWithVectors(
   }
   const [queryVector] = await model.embed([query]);
   if (!queryVector) return { candidates: [...keyword], used: false };
-  const near = nearest(cached.vectors, vmeta.dims, quantize(queryVector), (o) => o < vmeta.count && eligible(o), FUSED_DEPTH);
+  // Every memory is a little similar to any query: below the floor a neighbour is noise, and a
+  // query nothing matches should find nothing.
+  const near = nearest(cached.vectors, vmeta.dims, quantize(queryVector), (o) => o < vmeta.count && eligible(o), FUSED_DEPTH).filter((n) => n.similarity >= settings.minSimilarity);
   const byOrdinal = new Map(keyword.map((c) => [c.o, c]));
   const fused = reciprocalRankFusion(
     [
