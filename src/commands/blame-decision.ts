@@ -28,7 +28,7 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
   const cwd = journal.repo.workTree;
   if (!cwd) throw new CortexError('NO_WORK_TREE', 'blame-decision needs a work tree');
   const blame = await runGit(['blame', '--porcelain', ...(start ? ['-L', `${start},${end}`] : []), '--', file], { cwd: io.cwd });
-  if (blame.code !== 0) throw new CortexError('USAGE', `git blame ${args.target} failed: ${blame.stderr.trim().split('\n')[0] ?? ''}`);
+  if (blame.code !== 0) throw new CortexError('INVALID_INPUT', `git blame ${args.target} failed: ${blame.stderr.trim().split('\n')[0] ?? ''}`);
   const commits = parsePorcelain(blame.stdout);
   const repoPath = (await runGit(['ls-files', '--full-name', '--', file], { cwd: io.cwd })).stdout.trim().split('\n')[0] || file;
 

@@ -22,7 +22,7 @@ export function resolveEventId(events: readonly CortexEvent[], id: string): Cort
   if (matches.size > 1) {
     const ids = [...matches.keys()];
     const listed = ids.slice(0, SHOWN_MATCHES).join(', ') + (ids.length > SHOWN_MATCHES ? ', …' : '');
-    throw new CortexError('USAGE', `${id} matches ${ids.length} memories (${listed}); give more characters of the one you mean, or its full id`);
+    throw new CortexError('INVALID_INPUT', `${id} matches ${ids.length} memories (${listed}); give more characters of the one you mean, or its full id`);
   }
   return [...matches.values()][0] as CortexEvent;
 }

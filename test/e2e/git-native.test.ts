@@ -496,5 +496,7 @@ describe('decision diffs and blame', () => {
     expect(match?.sessions).toEqual(['sess-blame']);
     expect(match?.decisions.map((d) => d.content)).toEqual(["I'll go with exponential backoff rather than a fixed delay, since the upstream rate-limits bursts."]);
     expect(cortex(dir, ['blame-decision', 'src/retry.ts']).stdout).toMatch(/decision I'll go with exponential backoff/);
+    // A file or line git cannot blame is an expected failure (exit 1), not a usage error (2).
+    for (const target of ['src/nosuch.ts', 'src/retry.ts:99']) expect(cortex(dir, ['blame-decision', target])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: git blame .* failed: .+\n$/) });
   });
 });

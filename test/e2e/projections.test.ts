@@ -179,7 +179,7 @@ describe('changing memory', () => {
     cortex(dir, ['import', '-'], { input: ids.map((id, i) => JSON.stringify({ id, type: 'decision', content: `Decision ${i}` })).join('\n') });
     const before = git(dir, 'rev-parse', 'cortex/journal');
     const ambiguous = cortex(dir, ['forget', 'xyz123']);
-    expect(ambiguous).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: xyz123 matches 2 memories \(01JA000000AAAAAAAAAAXYZ123, 01JB000000BBBBBBBBBBXYZ123\); give more .*\n$/) });
+    expect(ambiguous).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: xyz123 matches 2 memories \(01JA000000AAAAAAAAAAXYZ123, 01JB000000BBBBBBBBBBXYZ123\); give more .*\n$/) });
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
   });
 
