@@ -45,8 +45,17 @@ const RULES: Rule[] = withIndices([
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}/g },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // user:password@host in any URL (postgres://, redis://, https://, amqp://…); the user stays and
-  // may be empty (redis://:password@host). The password runs to the last @ before the host.
-  { kind: 'password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]*:([^\s/'"`]+)@/gi, group: 1 },
+  // may be empty (redis://:password@host). The password runs to the @ before the host (the last
+  // @ before a `/`), and may hold `/` itself: generated and base64 passwords often do
+  // (redis://:Zq8/Xw7+…@cache). A port and a path (host:8443/path@v2) are not a password.
+  { kind: 'password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`[\]]*:(?!\d{1,5}(?:[/?#]|$))([^\s'"`]+?)@(?![^\s/@'"`]*@)/gi, group: 1 },
+  // An opaque token as a URL's only user (https://<token>@github.com/…): git's way to push with a
+  // token. A user name (deploy@, git@, john.doe%40example.com@) is not token-shaped.
+  { kind: 'token', pattern: /\b[a-z][a-z0-9+.-]*:\/\/([A-Za-z0-9_-]{20,})@/gi, group: 1, guard: looksRandom },
+  // Azure connection strings: a storage account's AccountKey=, Service Bus's SharedAccessKey=, and
+  // the signature of a shared access signature (…&sig=…, in a SAS URL or SharedAccessSignature=).
+  { kind: 'azure-key', pattern: /\b(?:Account|SharedAccess)Key\s*=\s*(?!\[REDACTED:)([^;'"`\s]+)/gi, group: 1, guard: looksLikeValue },
+  { kind: 'azure-sas', pattern: /(?<![A-Za-z0-9_-])sig=(?!\[REDACTED:)([^&;'"`\s]{16,})/g, group: 1, guard: looksLikeValue },
   // Password=…; in ADO/JDBC-style connection strings.
   { kind: 'password', pattern: /\b(?:password|pwd)\s*=\s*(?!\[REDACTED:)([^;'"\s]+)/gi, group: 1 },
   // Passwords on a command line, each where its program takes one. Case matters: `-P` is a port
@@ -74,7 +83,9 @@ const RULES: Rule[] = withIndices([
   // …but --password-stdin, --token-file and their like name where the secret is, not the secret.
   { kind: 'secret', pattern: new RegExp(String.raw`--${CREDENTIAL_WORD}(?<!-(?:stdin|file|path|env|cmd|command))[= ]["']?(?!\[REDACTED:)([^\s"']{6,})`, 'gi'), group: 1, guard: looksLikeValue },
   // A credential word, then within a few characters a long random-looking token.
-  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}[^\n]{0,24}?([A-Za-z0-9+/_=.-]{20,})`, 'gi'), group: 1, guard: looksRandom },
+  // The token starts where a word does, never inside a URL (Bearer <jwt> https://api.example.com/me
+  // once lost the URL after https:).
+  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}[^\n]{0,24}?(?<![A-Za-z0-9+/_=.:-])([A-Za-z0-9+/_=.-]{20,})`, 'gi'), group: 1, guard: looksRandom },
 ]);
 
 /**
@@ -119,7 +130,7 @@ export interface Redacted {
  * Every rule needs one of these markers somewhere in the text; most text (file paths, prose)
  * has none, and skips the rules (and their compilation) entirely.
  */
-const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|login|redis-cli|ldap/i;
+const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|sig=|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|login|redis-cli|ldap/i;
 
 /** Replaces each secret with its placeholder and adds it to `found`, so a secret seen twice counts once. */
 function redactInto(input: string, found: Set<string>): string {

@@ -72,7 +72,25 @@ describe('redaction', () => {
     ['mongosh -u admin -p M0ngoPw --authenticationDatabase admin', 'mongosh -u admin -p [REDACTED:password] --authenticationDatabase admin'],
     ['ldapsearch -x -D cn=admin,dc=ex -w Ld4pPw -b dc=ex', 'ldapsearch -x -D cn=admin,dc=ex -w [REDACTED:password] -b dc=ex'],
     ['openssl pkcs12 -in a.p12 -passin pass:P12pass -out a.pem', 'openssl pkcs12 -in a.p12 -passin pass:[REDACTED:password] -out a.pem'],
-  ])('redacts only the password in %s', (input, expected) => {
+    // Generated and base64 passwords hold `/`; the host after them stays.
+    ['redis-cli -u redis://:Zq8/Xw7+Cv6BnRedis@cache.internal:6379 ping', 'redis-cli -u redis://:[REDACTED:password]@cache.internal:6379 ping'],
+    ['psql postgres://app:Pg/Sl4sh+Pass9word@db.internal/app', 'psql postgres://app:[REDACTED:password]@db.internal/app'],
+    ['https://ci:pw/x9Tq@git.example.com/o/r.git@v2', 'https://ci:[REDACTED:password]@git.example.com/o/r.git@v2'],
+    // An opaque token as the URL's only user.
+    ['git push https://4f2a9c81d7e3b5064a1f8c2e9d7b3a5f6c1e8d20@github.com/acme/app.git', 'git push https://[REDACTED:token]@github.com/acme/app.git'],
+    ['git push https://ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789@github.com/acme/app.git', 'git push https://[REDACTED:github-token]@github.com/acme/app.git'],
+    // Azure connection strings and shared access signatures.
+    [
+      'az storage blob list --connection-string "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zq8/Xw7+Cv6Bn5Mm4Ll3Kk2Jj1Hh0Gg9Ff8Dd7Ss6Aa5Qq4Ww3Ee2Rr1Tt0Yy9Uu8Ii7Oo6Pp5==;EndpointSuffix=core.windows.net"',
+      'az storage blob list --connection-string "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED:azure-key];EndpointSuffix=core.windows.net"',
+    ],
+    ['Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=Qw9Er8Ty7Ui6Op5As4Df3Gh2Jk1Lz0Xc9Vb8Nm7Aa6=', 'Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=[REDACTED:azure-key]'],
+    [
+      'BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=Xy7%2BAb9Cd8Ef7Gh6Ij5Kl4Mn3Op2Qr1St0Uv%3D',
+      'BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=[REDACTED:azure-sas]',
+    ],
+    ['curl "https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=Xy7%2BAb9Cd8Ef7Gh6Ij5Kl4Mn3Op2%3D"', 'curl "https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=[REDACTED:azure-sas]"'],
+  ])('redacts only the secret in %s', (input, expected) => {
     expect(redactText(input)).toEqual({ text: expected, count: 1 });
   });
 
@@ -96,8 +114,24 @@ describe('redaction', () => {
     'curl --user-agent "probe:1.0" https://x.example.com',
     'openssl pkcs12 -in a.p12 -passin env:P12_PASS -out a.pem',
     'https://user@host.example.com:8443/path@v2',
+    'https://host.example.com:8443/path@v2',
+    'curl http://localhost:3000/api/users/@me',
+    'git clone https://deploy@git.example.com/o/r.git',
+    'git clone https://john.doe%40example.com@git.example.com/o/r.git',
   ])('leaves a command without a password alone: %s', (text) => {
     expect(redactText(text)).toEqual({ text, count: 0 });
+  });
+
+  it('keeps the URL after a bearer token', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    expect(redactText(`curl -H "Authorization: Bearer ${jwt}" https://api.example.com/me`)).toEqual({
+      text: 'curl -H "Authorization: Bearer [REDACTED:jwt]" https://api.example.com/me',
+      count: 1,
+    });
+    expect(redactText('curl -H "Authorization: Bearer 8f14e45fceea167a5a36dedd4bea2543abcd" https://api.example.com:8443/v1/users/me/settings')).toEqual({
+      text: 'curl -H "Authorization: Bearer [REDACTED:authorization]" https://api.example.com:8443/v1/users/me/settings',
+      count: 1,
+    });
   });
 
   it('never reads the kind inside a placeholder as a credential word', () => {
