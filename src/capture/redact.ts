@@ -193,7 +193,8 @@ export function redactDeep<T>(value: T): { value: T; count: number } {
 /**
  * A memory's text and meta, redacted together (a secret said in both counts once), with the
  * count kept in `meta.redactions` when there was anything to redact: what every way into the
- * journal that is not a verbatim import does first.
+ * journal does first (capture, remember, import); only merges and syncs of journals copy events
+ * as they are.
  */
 export function redactMemory(memory: { content: string; meta: Meta }): { content: string; meta: Meta } {
   const { value, count } = redactDeep(memory);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { parseImportLines } from '../events/parse-import.js';
 import { append, captureContext, readAll } from '../journal/journal.js';
@@ -38,16 +39,23 @@ export async function runImport(args: ImportArgs, io: CommandIO): Promise<number
     throw new CortexError('INVALID_INPUT', `${args.file}:${first.line}: ${first.message}${more}; nothing imported (fix the line or pass --skip-invalid)`);
   }
   for (const e of errors) io.stderr.write(`cortex: warning: ${args.file}:${e.line}: ${e.message}; skipped\n`);
+  // Memories from another tool arrive as written, secrets and all; an export of a journal is
+  // already redacted and its placeholders are left alone, so export → import → export keeps
+  // its bytes.
+  const redacted = events.map((e) => {
+    const { content, meta } = redactMemory({ content: e.content, meta: e.meta });
+    return content === e.content && meta === e.meta ? e : { ...e, content, meta };
+  });
 
   // Looked up under the lock, against the journal as it is then: a parallel import of the same
   // file has either stored its events already or not started.
   const fresh = await withJournalWriteLock(journal, async () => {
     const existing = new Set((await readAll(journal)).events.map((e) => e.id));
-    const unseen = events.filter((e) => !existing.has(e.id));
+    const unseen = redacted.filter((e) => !existing.has(e.id));
     await append(journal, unseen);
     return unseen;
   });
-  const summary = { imported: fresh.length, skipped: events.length - fresh.length + repeated, invalid: errors.length };
+  const summary = { imported: fresh.length, skipped: redacted.length - fresh.length + repeated, invalid: errors.length };
   if (args.json) printJson(io, summary);
   else io.stdout.write(`Imported ${summary.imported} event${summary.imported === 1 ? '' : 's'} (${summary.skipped} already present${summary.invalid ? `, ${summary.invalid} invalid lines skipped` : ''})\n`);
   return 0;

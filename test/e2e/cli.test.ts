@@ -7,6 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1;
+
+/** Lines (or the text of a whole file) written to a file of their own, for `cortex import <file>`; returns the path. */
+function writeJsonl(lines: object[] | string): string {
+  const file = join(tempDir(), 'import.jsonl');
+  writeFileSync(file, typeof lines === 'string' ? lines : lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
 const DIST = new URL('../../dist/', import.meta.url).pathname;
 
 describe('cortex init', () => {
@@ -129,6 +136,33 @@ describe('cortex import and export', () => {
     expect(cortex(target, ['export']).stdout).toBe(exported);
     // Idempotent by id: a second import adds nothing.
     expect(cortexJson(target, ['import', join(target, '..', 'export.jsonl')])).toEqual({ imported: 0, skipped: 3, invalid: 0 });
+    expect(cortex(target, ['export']).stdout).toBe(exported);
+  });
+
+  it('redacts secrets in imported memories, as capture and remember do, before they reach the journal or the tracked files', () => {
+    // Fake credentials in the shapes providers issue; none is real.
+    const token = 'ghp_1mp0rtS3cr3tT0k3nAaBbCcDdEeFfGgHh11';
+    const stripe = 'sk_live_51ImportM3taS3cr3tXxYy';
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const line = { type: 'decision', content: `CI pushes with ${token}`, meta: { reason: `key ${stripe} is scoped, unlike ${token}` } };
+    expect(cortexJson(dir, ['import', writeJsonl([line])])).toEqual({ imported: 1, skipped: 0, invalid: 0 });
+    const [event] = cortexJson<CortexEvent[]>(dir, ['log']);
+    expect(event).toMatchObject({
+      content: 'CI pushes with [REDACTED:github-token]',
+      meta: { reason: 'key [REDACTED:stripe-key] is scoped, unlike [REDACTED:github-token]', redactions: 2 },
+    });
+    expect(cortex(dir, ['projections', '--write']).code).toBe(0);
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### CI pushes with \\[REDACTED:github-token]');
+    for (const secret of [token, stripe]) {
+      expect(git(dir, 'log', '-p', '--all')).not.toContain(secret);
+      expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).not.toContain(secret);
+      expect(cortex(dir, ['briefing']).stdout).not.toContain(secret);
+    }
+
+    // An export is already redacted: importing it elsewhere leaves its placeholders and counts as they are.
+    const exported = cortex(dir, ['export']).stdout;
+    const target = tempRepo();
+    expect(cortexJson(target, ['import', writeJsonl(exported)])).toEqual({ imported: 1, skipped: 0, invalid: 0 });
     expect(cortex(target, ['export']).stdout).toBe(exported);
   });
 
