@@ -1,5 +1,5 @@
 import type { Candidate } from './candidate.js';
-import { emptyPlans, extractToolCalls, type SessionPlans } from './layer1.js';
+import { emptyPlans, extractToolCalls, redactPlans, type SessionPlans } from './layer1.js';
 import { extractProse, extractUserPreferences } from './layer2.js';
 import { extractTags, withoutTags } from './layer3.js';
 import { prepareProse } from './prose.js';
@@ -50,7 +50,9 @@ const redactCandidate = (c: Candidate): Candidate => ({ ...c, ...redactMemory(c)
  */
 export function extractCandidates(text: string, options: { session?: string; state?: CaptureState; includeSidechains?: boolean; root?: string | null } = {}): ExtractResult {
   const transcript = parseTranscript(text);
+  // A state kept before its texts were redacted is redacted on the way in, so the one written back is too.
   const state: CaptureState = options.state ? structuredClone(options.state) : emptyCaptureState();
+  Object.assign(state, redactPlans(state));
   const session = options.session ?? transcript.sessionId ?? 'unknown';
   const keepSidechains = options.includeSidechains === true || transcript.subagentFile;
   const items = transcript.items.filter((item) => keepSidechains || !item.sidechain);

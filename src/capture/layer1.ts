@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
+import { redactText } from './redact.js';
 import type { TranscriptItem } from './transcript.js';
 
 /**
@@ -16,7 +17,11 @@ export interface PlanState {
   done: boolean[];
 }
 
-/** What must survive between two reads of the same session (kept in its cursor). */
+/**
+ * What must survive between two reads of the same session (kept in its cursor, on disk). Step
+ * and task texts are kept redacted, and compared redacted: the candidates carry the raw text to
+ * the pipeline's redaction, which counts what it removes, but the state is written as it is.
+ */
 export interface SessionPlans {
   plans: PlanState[];
   /** Tasks created through TaskCreate, by their id. */
@@ -24,6 +29,16 @@ export interface SessionPlans {
 }
 
 export const emptyPlans = (): SessionPlans => ({ plans: [], tasks: {} });
+
+const redacted = (text: string): string => redactText(text).text;
+
+/** A state with every step and task text redacted (states written before it was kept that way included). */
+export function redactPlans(state: SessionPlans): SessionPlans {
+  return {
+    plans: state.plans.map((plan) => ({ ...plan, steps: plan.steps.map(redacted) })),
+    tasks: Object.fromEntries(Object.entries(state.tasks).map(([id, subject]) => [id, redacted(subject)])),
+  };
+}
 
 type ToolUse = Extract<TranscriptItem, { kind: 'tool-use' }>;
 type ToolResult = Extract<TranscriptItem, { kind: 'tool-result' }>;
@@ -87,21 +102,23 @@ function planFromTodos(state: SessionPlans, todos: Todo[], session: string, ts: 
   if (todos.length === 0) return [];
   const out: Candidate[] = [];
   const texts = todos.map((t) => t.content);
-  let plan = findPlan(state.plans, texts);
+  const kept = texts.map(redacted);
+  let plan = findPlan(state.plans, kept);
   if (!plan) {
-    plan = { id: planId(`${session}\u0000${state.plans.length}\u0000${texts.join('\n')}`), steps: [...texts], done: texts.map(() => false) };
+    // The id is seeded by the raw texts, as it always was: a replayed session finds the same plan.
+    plan = { id: planId(`${session}\u0000${state.plans.length}\u0000${texts.join('\n')}`), steps: kept, done: texts.map(() => false) };
     state.plans.push(plan);
     out.push({ type: 'plan_created', content: tidy(`Plan: ${texts.join('; ')}`), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, steps: [...texts] }, ts });
-  } else if (!sameItems(plan.steps, texts)) {
+  } else if (!sameItems(plan.steps, kept)) {
     // The list gained, lost or renamed steps: the plan written again under its id, which the
     // projection reads as a revision (what was done is kept, what is new is added).
     const done = new Set(plan.steps.filter((_, i) => plan?.done[i]).map(normalize));
-    plan.steps = [...texts];
-    plan.done = texts.map((t) => done.has(normalize(t)));
+    plan.steps = kept;
+    plan.done = kept.map((t) => done.has(normalize(t)));
     out.push({ type: 'plan_created', content: tidy(`Plan: ${texts.join('; ')}`), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, steps: [...texts] }, ts });
   }
-  for (const todo of todos) {
-    const index = plan.steps.findIndex((s) => normalize(s) === normalize(todo.content));
+  for (const [i, todo] of todos.entries()) {
+    const index = plan.steps.findIndex((s) => normalize(s) === normalize(kept[i] as string));
     if (todo.status === 'completed' && !plan.done[index]) {
       plan.done[index] = true;
       out.push({ type: 'plan_step_completed', content: tidy(todo.content), confidence: 1, provenance: 'layer1:TodoWrite', meta: { plan_id: plan.id, step: index + 1 }, ts });
@@ -117,7 +134,7 @@ function planFromMarkdown(state: SessionPlans, markdown: string, session: string
     .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ x]\]\s+)?(.+)$/.exec(line)?.[1]?.trim())
     .filter((s): s is string => Boolean(s));
   const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').replace(/^plan\s*:\s*/i, '').trim()).find(Boolean) ?? 'Plan';
-  const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps, done: steps.map(() => false) };
+  const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps: steps.map(redacted), done: steps.map(() => false) };
   state.plans.push(plan);
   return [{ type: 'plan_created', content: tidy(`Plan: ${title}${steps.length ? ` (${steps.length} steps)` : ''}`), confidence: 1, provenance: 'layer1:ExitPlanMode', meta: { plan_id: plan.id, steps }, ts }];
 }
@@ -129,7 +146,7 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
     if (!subject) return [];
     const resultId = result && typeof result.result === 'object' && result.result !== null ? str((result.result as Record<string, unknown>).id) ?? str(((result.result as Record<string, unknown>).task as Record<string, unknown> | undefined)?.id) : undefined;
     const taskId = str(input.id) ?? str(input.taskId) ?? resultId ?? String(Object.keys(state.tasks).length + 1);
-    state.tasks[taskId] = subject;
+    state.tasks[taskId] = redacted(subject);
     let plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
     const out: Candidate[] = [];
     if (!plan) {
@@ -137,14 +154,15 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
       state.plans.push(plan);
       out.push({ type: 'plan_created', content: tidy(`Plan: ${subject}`), confidence: 1, provenance: 'layer1:TaskCreate', meta: { plan_id: plan.id, steps: [subject] }, ts: use.ts });
     }
-    plan.steps.push(subject);
+    plan.steps.push(redacted(subject));
     plan.done.push(false);
     return out;
   }
   // TaskUpdate
   const taskId = str(input.taskId) ?? str(input.id) ?? str(input.task_id);
   if (!taskId || input.status !== 'completed') return [];
-  const subject = state.tasks[taskId] ?? str(input.subject);
+  const given = str(input.subject);
+  const subject = state.tasks[taskId] ?? (given && redacted(given));
   const plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
   if (!subject || !plan) return [];
   const index = plan.steps.indexOf(subject);

@@ -201,6 +201,46 @@ describe('layer 1: tool calls', () => {
     ]);
   });
 
+  it('keeps todo and task texts redacted in the carried state, and still follows the plan across reads', () => {
+    // Fake credentials in the shapes providers issue; none is real.
+    const stripe = 'sk_live_51TodoS3cretInAT0doL1stXx0';
+    const token = 'ghp_T4skS3cr3tT0k3nAaBbCcDdEeFfGgHh1122';
+    const todos = (status: string) => ({ todos: [{ content: `Rotate the Stripe key ${stripe}`, status, activeForm: 'Rotating' }, { content: 'Update docs', status: 'pending', activeForm: 'Updating' }] });
+    const first = extractCandidates(
+      session([
+        toolUse('a', 'TodoWrite', todos('in_progress')),
+        toolResult('a', 'ok'),
+        toolUse('t', 'TaskCreate', { subject: `Revoke ${token}`, description: 'then tell the team' }),
+        toolResult('t', 'Task #7 created successfully'),
+      ]),
+    );
+    expect(JSON.stringify(first.state)).not.toMatch(/sk_live_51Todo|ghp_T4sk/);
+    expect(first.state.plans[0]?.steps).toEqual(['Rotate the Stripe key [REDACTED:stripe-key]', 'Update docs']);
+    expect(first.candidates.find((c) => c.type === 'plan_created')?.meta).toMatchObject({ steps: ['Rotate the Stripe key [REDACTED:stripe-key]', 'Update docs'], redactions: 1 });
+
+    // The next read sees the raw text again and finds the same plan and task, writing no new plan.
+    const taskId = Object.keys(first.state.tasks)[0] as string;
+    const second = extractCandidates(
+      session([toolUse('b', 'TodoWrite', todos('completed')), toolResult('b', 'ok'), toolUse('u', 'TaskUpdate', { taskId, status: 'completed' }), toolResult('u', 'ok')]),
+      { state: first.state },
+    );
+    expect(second.candidates.map((c) => [c.type, c.meta.plan_id, c.meta.step, c.content])).toEqual([
+      ['plan_step_completed', first.state.plans[0]?.id, 1, 'Rotate the Stripe key [REDACTED:stripe-key]'],
+      ['plan_step_completed', first.state.plans[1]?.id, 1, 'Revoke [REDACTED:github-token]'],
+    ]);
+    expect(JSON.stringify(second.state)).not.toMatch(/sk_live_51Todo|ghp_T4sk/);
+  });
+
+  it('redacts a carried state kept in clear by an earlier version, and follows its plan', () => {
+    const stripe = 'sk_live_51TodoS3cretInAT0doL1stXx0';
+    const todos = (status: string) => ({ todos: [{ content: `Rotate the Stripe key ${stripe}`, status }, { content: 'Update docs', status: 'pending' }] });
+    const first = extractCandidates(session([toolUse('a', 'TodoWrite', todos('pending')), toolResult('a', 'ok')]));
+    const inClear = { ...first.state, plans: first.state.plans.map((p) => ({ ...p, steps: [`Rotate the Stripe key ${stripe}`, 'Update docs'] })) };
+    const second = extractCandidates(session([toolUse('b', 'TodoWrite', todos('completed')), toolResult('b', 'ok')]), { state: inClear });
+    expect(second.candidates.map((c) => [c.type, c.meta.plan_id])).toEqual([['plan_step_completed', first.state.plans[0]?.id]]);
+    expect(JSON.stringify(second.state)).not.toContain(stripe);
+  });
+
   it('continues a plan across incremental reads through the carried state', () => {
     const todos = (s: string) => ({ todos: [{ content: 'Step one', status: s }, { content: 'Step two', status: 'pending' }] });
     const first = extractCandidates(session([toolUse('a', 'TodoWrite', todos('pending')), toolResult('a', 'ok')]));
