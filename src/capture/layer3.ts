@@ -3,8 +3,8 @@ import { tidy, type Candidate } from './candidate.js';
 import type { Sentence } from './prose.js';
 
 /**
- * Layer 3: explicit `[MEMORY: <type>] text` tags, from the assistant or the user, in any case
- * and spacing, several per message. Certain by construction (confidence 1.0). A tag inside a
+ * Layer 3: explicit `[MEMORY: <type>] text` tags (and untyped `[MEMORY: text]`, a learning), from
+ * the assistant or the user, in any case and spacing, several per message. Certain by construction (confidence 1.0). A tag inside a
  * code block is an example of a tag, not a tag: callers pass text with code removed. Pure.
  */
 const TAG_TYPES: Readonly<Record<string, EventType>> = {
@@ -26,7 +26,12 @@ const TAG_TYPES: Readonly<Record<string, EventType>> = {
   done: 'task_completed',
 };
 
-const TAG = /\[\s*memory\s*:\s*([a-z_-]+)\s*\]/gi;
+// `[MEMORY: decision] text`, or with no type `[MEMORY: free text]`, the form other memory tools
+// use: that text, inside the brackets, is a learning.
+const TAG = /\[\s*memory\s*:\s*([^\]\n]*?)\s*\]/gi;
+const TYPE_NAME = /^[a-z_-]+$/i;
+/** Free text, not a type misspelt or a list of types (`[MEMORY: decision|learned]`): words with spaces between. */
+const FREE_TEXT = /^\S+(?:\s+\S+)+$/;
 
 function metaFor(type: EventType, content: string, tag: string): Meta {
   if (type === 'approach_rejected') {
@@ -52,7 +57,16 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
   const text = prose.text;
   const matches = [...prose.masked.matchAll(TAG)];
   matches.forEach((match, i) => {
-    const name = (match[1] as string).toLowerCase();
+    const inner = match[1] as string;
+    if (!TYPE_NAME.test(inner)) {
+      if (!FREE_TEXT.test(inner)) return;
+      // Read from the text, not the masked copy, at the same place: inline code in it stays.
+      const at = (match.index ?? 0) + match[0].indexOf(inner, match[0].indexOf(':'));
+      const content = tidy(unbold(text.slice(at, at + inner.length)));
+      if (content.length >= 3) out.push({ type: 'knowledge_acquired', content, confidence: 1, provenance: 'layer3:memory-tag', meta: {}, ts });
+      return;
+    }
+    const name = inner.toLowerCase();
     const type = TAG_TYPES[name.replace(/s$/, '')] ?? TAG_TYPES[name] ?? (MEMORY_TYPES.has(name as EventType) ? (name as EventType) : undefined);
     if (!type) return;
     const start = (match.index ?? 0) + match[0].length;
@@ -71,5 +85,5 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
 
 /** The text with its tags (and what they label) removed, so Layer 2 does not count them twice. */
 export function withoutTags(text: string): string {
-  return text.replace(/\[\s*memory\s*:\s*[a-z_-]+\s*\][^\n]*/gi, '');
+  return text.replace(/\[\s*memory\s*:\s*[a-z_-]+\s*\][^\n]*/gi, '').replace(/\[\s*memory\s*:[^\]\n]*\]/gi, '');
 }

@@ -103,6 +103,27 @@ describe('layer 3: memory tags', () => {
   it('does not count a tag shown inside code', () => {
     expect(extractTags(prepareProse('Write `[MEMORY: decision] text` to record one.\n```\n[MEMORY: decision] example\n```'), '')).toEqual([]);
   });
+
+  it('keeps an untyped tag, the text inside its brackets, as a learning, once', () => {
+    const found = extractCandidates(
+      session([
+        user('[MEMORY: The pipeline must handle CSV and JSON formats. Priority is reliability over speed.]'),
+        assistant("[MEMORY: Data pipeline uses chunked reading for large files, so `read_csv` never loads a whole file.]\n\nLet me add the handlers. [MEMORY: decision] Rows fail one at a time"),
+      ]),
+    ).candidates;
+    expect(found.map((c) => [c.type, c.content, c.confidence, c.provenance])).toEqual([
+      ['knowledge_acquired', 'The pipeline must handle CSV and JSON formats. Priority is reliability over speed.', 1, 'layer3:memory-tag'],
+      ['knowledge_acquired', 'Data pipeline uses chunked reading for large files, so `read_csv` never loads a whole file.', 1, 'layer3:memory-tag'],
+      ['decision_made', 'Rows fail one at a time', 1, 'layer3:memory-tag'],
+    ]);
+  });
+
+  it('reads no learning from a tag that only names types or one unknown word', () => {
+    const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content]);
+    expect(tags('Tag it with [MEMORY: decision|rejected|learned] and a line of text.')).toEqual([]);
+    expect(tags('[MEMORY: important] Keep the cache warm')).toEqual([]);
+    expect(tags('[MEMORY: ] nothing')).toEqual([]);
+  });
 });
 
 describe('layer 1: tool calls', () => {
