@@ -37,9 +37,21 @@ export function dedupeKey(c: Candidate): string {
     case 'plan_created':
     case 'plan_step_completed':
       return `${c.type}:${String(c.meta.plan_id ?? '')}:${String(c.meta.step ?? '')}:${normalize(c.content)}`;
+    case 'preference_noted':
+      return `memory:${normalize(preferenceStated(c.content))}`;
     default:
       return `memory:${normalize(c.content)}`;
   }
+}
+
+/**
+ * A preference as stated, whoever says it: the user's "I prefer tabs over spaces." and the
+ * assistant's "Noted, you prefer tabs over spaces." are one preference.
+ */
+function preferenceStated(text: string): string {
+  return text
+    .replace(/^\s*(?:understood|got it|noted|will do|sure thing|ok(?:ay)?|sure|of course)\s*[:,;!.—–-]+\s*/i, '')
+    .replace(/^(?:i|you|we)(?:'d| would)?\s+(?=(?:prefer|rather|like|want)\b)/i, '');
 }
 
 const redactCandidate = (c: Candidate): Candidate => ({ ...c, ...redactMemory(c) });

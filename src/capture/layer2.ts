@@ -124,6 +124,8 @@ const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|rever
 
 const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
 
+const CHECKED_WORK = /\s(?:(?:is|are|now) )?(?:complete|completed|done|finished|fixed|resolved|shipped|merged|deployed|released|passing|passes|pass|green)\W*$|^(?:✅|✔️?)\s*(?:[*_]{2})?\s*(?:done|completed|finished|added|fixed|implemented|created|built|wrote|written|updated|removed|deleted|migrated|refactored|renamed|moved|replaced|installed|configured|converted|extracted|wired|enabled|disabled|upgraded|bumped|cleaned|rewrote|ported|split|merged|deployed|released|set up)\b/;
+
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
 const CUES: Cue[] = [
@@ -147,7 +149,8 @@ const CUES: Cue[] = [
   { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
   { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/ },
   { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
-  { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b/ },
+  // "X is the better fit"; a bare "this is the right call because…" names no choice, so it is not one.
+  { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /(?<!\b(?:this|that|it|which|these|those|there|here|what) )(?:\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b)/ },
   { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/ },
   { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/ },
   { type: 'decision_made', name: 'over-instead', confidence: 0.7, anchor: OVER_VERB, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, OVER_VERB) },
@@ -183,7 +186,9 @@ const CUES: Cue[] = [
 
   // task_completed: an explicit statement that something is finished
   { type: 'task_completed', name: 'done', confidence: 0.9, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/ },
-  { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: /^(?:✅|✔️?)/ },
+  // A check mark before a finished piece of work ("✅ Migration complete", "✅ Added the loader"),
+  // not before each feature in a summary's list ("✅ Full TypeScript support").
+  { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: all(/^(?:✅|✔️?)/, CHECKED_WORK) },
   { type: 'task_completed', name: 'is-complete', confidence: 0.6, test: /\b(?:is|are) now (?:complete|completed|done|finished|in place|live)\b|\b(?:migration|refactor|port|upgrade|rollout|implementation) is (?:complete|done|finished)\b/ },
 ];
 

@@ -270,6 +270,33 @@ describe('layer 1: tool calls', () => {
   });
 });
 
+describe('layer 2: what a reader of the briefing would call junk', () => {
+  it('takes no decision from a "right call" that names no choice, and still takes one that does', () => {
+    expect(typeOf('This is the right call because your tool needs to be portable and simple to install.')).toBeNull();
+    expect(typeOf('I think that is the best option, given the deadline.')).toBeNull();
+    expect(typeOf('SQLite is the right call because your tool needs to be portable.')).toBe('decision_made');
+    expect(typeOf('A token bucket is the better fit for bursty clients.')).toBe('decision_made');
+  });
+
+  it('reads a check mark as a finished task only before finished work, not before each feature of a summary', () => {
+    const found = extractProse('## ✅ CLI scaffold complete\n\n### Key Features\n- ✅ Colour output\n- ✅ Config file support\n- ✅ Full TypeScript support\n- ✅ Persistent storage\n- ✅ Filter by All/Active/Completed\n- ✅ Tasks marked done sync across tabs\n\n✅ Added the config loader\n\n✅ Done: wired the CLI to the loader\n\n✅ All 42 tests pass', '');
+    expect(found.map((c) => [c.type, c.content])).toEqual([
+      ['task_completed', '✅ CLI scaffold complete'],
+      ['task_completed', '✅ Added the config loader'],
+      ['task_completed', '✅ Done: wired the CLI to the loader'],
+      ['task_completed', '✅ All 42 tests pass'],
+    ]);
+  });
+
+  it('stores a preference the user states and the assistant echoes once, in the user\'s words', () => {
+    const found = extractCandidates(session([user('I prefer tabs over spaces.'), assistant('Noted, you prefer tabs over spaces.'), user("I'd rather keep PRs small."), assistant('Got it: you\'d rather keep PRs small.')])).candidates;
+    expect(found.map((c) => [c.type, c.content])).toEqual([
+      ['preference_noted', 'I prefer tabs over spaces.'],
+      ['preference_noted', "I'd rather keep PRs small."],
+    ]);
+  });
+});
+
 describe('the pipeline', () => {
   it('skips inline subagent lines (1.0.x) and dedupes a memory said twice', () => {
     const text = session([
