@@ -175,7 +175,10 @@ function renderDecisions(items: readonly MemoryItem[], provenance: Provenance): 
 const RECENT_LABEL: Partial<Record<MemoryItem['type'], string>> = { knowledge_acquired: 'Learned', error_resolved: 'Fixed', task_completed: 'Done' };
 
 function recentEntry(item: MemoryItem, provenance: Provenance): ListItem {
-  return listItem(strong(`${RECENT_LABEL[item.type] ?? 'Noted'}:`), text(` ${truncate(item.content, MAX_ENTRY_CHARS)} `), provenance(item));
+  const label = RECENT_LABEL[item.type] ?? 'Noted';
+  // "Done: added the loader." already says its label; once is enough.
+  const content = item.content.replace(new RegExp(`^${label}\\s*(?::|!|—|–| - )\\s*(?=\\S)`, 'i'), '');
+  return listItem(strong(`${label}:`), text(` ${truncate(content, MAX_ENTRY_CHARS)} `), provenance(item));
 }
 
 /** Which steps of the plan are shown: [start, end) around "you are here". */
