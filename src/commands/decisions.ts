@@ -1,4 +1,4 @@
-import { byLastUse, type MemoryItem } from '../projections/fold.js';
+import { byLastUse, isInferred, type MemoryItem } from '../projections/fold.js';
 import { readMemory } from '../workspace/memory.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -46,7 +46,7 @@ export async function runDecisions(args: DecisionsArgs, io: CommandIO): Promise<
   }
   const paint = paintFor(io);
   for (const item of items) {
-    const marks = [item.tier === 'active' ? '' : item.tier === 'aging' ? 'possibly outdated' : 'archived', item.confidence < 0.8 ? 'inferred' : ''].filter(Boolean);
+    const marks = [item.tier === 'active' ? '' : item.tier === 'aging' ? 'possibly outdated' : 'archived', isInferred(item) ? 'inferred' : ''].filter(Boolean);
     const label = LABEL[item.type] ?? item.type;
     const colour = item.type === 'approach_rejected' ? paint.red : item.type === 'decision_made' ? paint.green : paint.cyan;
     io.stdout.write(`${paint.yellow(item.id)} ${colour(label.padEnd(10))} ${item.origin.ts.slice(0, 10)} ${item.content}${marks.length ? paint.dim(` [${marks.join(', ')}]`) : ''}\n`);

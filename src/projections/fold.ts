@@ -33,6 +33,12 @@ export interface MemoryItem {
   supersededBy?: string;
 }
 
+/**
+ * Captured by a heuristic reading prose (Layer 2), so marked `inferred` wherever it is shown; a
+ * tag, `cortex remember`, a tool call or an import states its memory outright.
+ */
+export const isInferred = (item: Pick<MemoryItem, 'origin'>): boolean => item.origin.provenance.startsWith('layer2:');
+
 export interface PlanStep {
   text: string;
   done: boolean;

@@ -1,5 +1,5 @@
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
-import { byLastUse, NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
+import { byLastUse, isInferred, NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
 import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortSession, strong, text, truncate } from './markdown.js';
 import type { Warning } from './reality.js';
 
@@ -141,7 +141,7 @@ function provenanceFor(me: string): Provenance {
     const parts = [day(item.origin.ts)];
     if (!NOT_A_SESSION.has(item.origin.session)) parts.push(`session ${shortSession(item.origin.session)}`);
     if (item.origin.author && item.origin.author !== me) parts.push(item.origin.author);
-    if (item.confidence < 0.8) parts.push('inferred');
+    if (isInferred(item)) parts.push('inferred');
     if (item.tier !== 'active') parts.push(`possibly outdated: unused for ${item.sessionsSinceUse} sessions`);
     return emphasis(`(${parts.join(', ')})`);
   };

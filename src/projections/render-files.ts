@@ -1,6 +1,6 @@
 import matter from 'gray-matter';
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
-import type { MemoryItem, MemoryState } from './fold.js';
+import { isInferred, type MemoryItem, type MemoryState } from './fold.js';
 import { code, day, heading, html, list, listItem, paragraph, renderMarkdown, shortSession, strong, text } from './markdown.js';
 
 /**
@@ -99,7 +99,7 @@ function entry(item: MemoryItem): RootContent[] {
   if (item.alternative) details.push(listItem(strong('Chosen instead:'), text(` ${item.alternative}`)));
   if (item.files.length > 0) details.push(listItem(strong('Files:'), text(' '), ...item.files.flatMap((f, i) => (i === 0 ? [code(f)] : [text(', '), code(f)]))));
   if (item.supersededBy !== undefined) details.push(listItem(strong('Superseded'), ...(item.supersededBy ? [text(' by '), code(item.supersededBy)] : [])));
-  details.push(listItem(strong('Recorded:'), text(` ${day(item.origin.ts)}, session ${shortSession(item.origin.session)}, ${item.origin.author}${item.confidence < 0.8 ? ' (inferred)' : ''}`)));
+  details.push(listItem(strong('Recorded:'), text(` ${day(item.origin.ts)}, session ${shortSession(item.origin.session)}, ${item.origin.author}${isInferred(item) ? ' (inferred)' : ''}`)));
   details.push(listItem(strong('Id:'), text(' '), code(item.id)));
   return [heading(3, text(item.content)), list(details)];
 }

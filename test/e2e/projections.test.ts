@@ -194,6 +194,25 @@ describe('changing memory', () => {
   });
 });
 
+describe('the inferred marker', () => {
+  it('cortex decisions marks what a heuristic captured from a session, whatever its confidence, and not a tag or a remembered decision', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const transcript = join(tempDir(), 't.jsonl');
+    writeFileSync(transcript, session([assistant("I'll go with Zod rather than Yup since the other forms already use it."), assistant('[MEMORY: decision] Money is integer cents')]));
+    expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }), env: { CORTEX_FOREGROUND: '1' } }).code).toBe(0);
+    remember(dir, 'Use Postgres advisory locks', '-t', 'decision');
+    const lines = cortex(dir, ['decisions']).stdout.split('\n').filter((l) => / decision /.test(l));
+    const marked = Object.fromEntries(lines.map((l) => [/\d{4}-\d{2}-\d{2} (.*?)(?: \[|$)/.exec(l)?.[1], l.includes('[inferred]')]));
+    expect(marked).toEqual({
+      "I'll go with Zod rather than Yup since the other forms already use it.": true,
+      'Money is integer cents': false,
+      'Use Postgres advisory locks': false,
+    });
+    // The heuristic's confidence is 0.8: the marker follows how it was captured, not a threshold.
+    expect(cortexJson<Array<{ content: string; confidence: number }>>(dir, ['decisions']).find((d) => d.content.startsWith("I'll go with Zod"))?.confidence).toBe(0.8);
+  });
+});
+
 describe('the plan', () => {
   it('shows the active plan with each step and where the work stands; a finished plan is not active', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });

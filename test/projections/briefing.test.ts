@@ -134,6 +134,34 @@ describe('the tracked files', () => {
     );
   });
 
+  it('mark `inferred` what a heuristic captured, whatever its confidence, and nothing stated outright', () => {
+    const events = [
+      makeEvent({ type: 'decision', content: "I'll go with Zod rather than Yup", provenance: 'layer2:chose', confidence: 0.8 }),
+      makeEvent({ type: 'decision', content: 'Decision: Use SQLite', provenance: 'layer2:decided', confidence: 0.85 }),
+      makeEvent({ type: 'decision', content: 'Money is integer cents', provenance: 'layer3:memory-tag', confidence: 1 }),
+      makeEvent({ type: 'decision', content: 'Use Postgres advisory locks', provenance: 'cli:remember', confidence: 1 }),
+      makeEvent({ type: 'decision', content: 'Keep the legacy importer', provenance: 'import', confidence: 0.7 }),
+      makeEvent({ type: 'learned', content: 'The API paginates at 100 items', provenance: 'layer2:turns-out', confidence: 0.75 }),
+      makeEvent({ type: 'plan', content: 'Plan: ship it', provenance: 'layer1:TodoWrite', confidence: 1, meta: { plan_id: 'p1', steps: ['ship it'] } }),
+    ];
+    const inferredIn = (markdown: string) =>
+      markdown
+        .split('\n')
+        .filter((l) => /\binferred\b/.test(l))
+        .map((l) => l.replace(/^- (?:\*\*\w+:\*\* )?/, '').replace(/\*\*/g, '').replace(/ _\(.*\)_$/, ''));
+    expect(inferredIn(render(events, 4000).markdown).sort()).toEqual(['Decision: Use SQLite', "I'll go with Zod rather than Yup", 'The API paginates at 100 items']);
+
+    const file = renderDecisionsFile(foldMemory(events, DEFAULT_SETTINGS, NOW));
+    const entries = file.split('\n### ').slice(1).map((e) => [e.split('\n')[0], /\(inferred\)/.test(e)]);
+    expect(Object.fromEntries(entries)).toEqual({
+      "I'll go with Zod rather than Yup": true,
+      'Decision: Use SQLite': true,
+      'Money is integer cents': false,
+      'Use Postgres advisory locks': false,
+      'Keep the legacy importer': false,
+    });
+  });
+
   it('carry each entry\'s event id and front matter', () => {
     const d = makeEvent({ type: 'decision', content: 'Use Postgres', meta: { reason: 'we need transactions' } });
     const file = renderDecisionsFile(foldMemory([d], DEFAULT_SETTINGS, NOW));
