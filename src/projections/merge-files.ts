@@ -1,4 +1,5 @@
 import { slotOf, SLOTS } from './render-files.js';
+import { ID_LINE } from './tracked-files.js';
 
 /**
  * Three-way merge of the tracked decision files, for the merge driver: both sides' entries,
@@ -25,10 +26,6 @@ interface ParsedFile {
 }
 
 const MARKER = /^<!-- ([a-z])([0-9a-f]{2}) -->$/;
-const ID_LINE = /^- \*\*Id:\*\* `([^`]+)`$/;
-
-/** The event ids a decisions file lists (its entries' Id lines), whatever state the rest is in. */
-export const listedIds = (text: string): string[] => [...text.matchAll(new RegExp(ID_LINE.source, 'gm'))].map((m) => m[1] as string);
 
 /** A decisions file as the renderer writes it, or null when it is not one (hand-edited beyond recognition). */
 export function parseDecisionsFile(text: string): ParsedFile | null {

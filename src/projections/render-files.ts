@@ -11,11 +11,7 @@ import { code, day, heading, html, list, listItem, paragraph, renderMarkdown, sh
  * that each add decisions almost always insert at different places, and git merges them
  * without our driver (a forge's merge button, a fresh clone).
  */
-export const PROJECTION_FILES = {
-  decisions: '.cortex/decisions.md',
-  archive: '.cortex/decisions-archive.md',
-  plan: '.cortex/active-plan.md',
-} as const;
+export { PROJECTION_FILES } from './tracked-files.js';
 
 /** Marker lines per section. More slots, fewer merge conflicts (see the bench), longer files. */
 export const SLOTS = 128;

@@ -1,8 +1,7 @@
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
-import { listedIds } from '../projections/merge-files.js';
-import { PROJECTION_FILES } from '../projections/render-files.js';
+import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
 import { branchesToCheck, isVisible, rewritesFrom, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
@@ -30,7 +29,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
   // Asked beside the ancestry, and only where another branch has events: a merge without ancestry may have brought them.
-  const listedIds = options.listed && head.commit && places.some((p) => p.branch !== null && p.branch !== head.branch) ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
+  const listing = options.listed && head.commit && places.some((p) => p.branch !== null && p.branch !== head.branch) ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
 
@@ -64,8 +63,8 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
     }),
   );
   const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
-  if (listedIds && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
-    const ids = await listedIds;
+  if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
+    const ids = await listing;
     if (ids.size > 0) {
       const until = squashedUntilOf(await options.listed(ids), view);
       if (until.size > 0) view.squashedUntil = until;
