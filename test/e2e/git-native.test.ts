@@ -14,6 +14,15 @@ const remember = (dir: string, text: string, ...args: string[]) => {
   if (r.code !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as { id: string };
 };
+/** A repository where `cortex init` (git hooks, no .claude/) is committed, and git that finds `cortex` on PATH. */
+function initializedRepo() {
+  const g = gitWith(cortexOnPath(tempDir()));
+  const dir = tempRepo({ files: { 'a.txt': '1' } });
+  cortex(dir, ['init', '--no-claude']);
+  g(dir, 'add', '-A');
+  g(dir, 'commit', '-qm', 'cortex init');
+  return { g, dir };
+}
 const decisionTexts = (dir: string, ...args: string[]) => cortexJson<Array<{ content: string }>>(dir, ['decisions', ...args]).map((d) => d.content).sort();
 
 describe('the merge driver', () => {
@@ -183,12 +192,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge regenerates .cortex/', () => {
-    const env = cortexOnPath(tempDir());
-    const g = gitWith(env);
-    const dir = tempRepo({ files: { 'a.txt': '1' } });
-    cortex(dir, ['init', '--no-claude']);
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'cortex init');
+    const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
     remember(dir, 'Feature decision', '-t', 'decision');
     writeFileSync(join(dir, 'b.txt'), 'b');
@@ -204,12 +208,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a squash-merged feature brings its decisions to main, with what it learned up to them (search too); its later work and an unmerged branch stay off; the tracked file keeps them', async () => {
-    const env = cortexOnPath(tempDir());
-    const g = gitWith(env);
-    const dir = tempRepo({ files: { 'a.txt': '1' } });
-    cortex(dir, ['init', '--no-claude']);
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'cortex init');
+    const { g, dir } = initializedRepo();
     const work = (file: string) => {
       writeFileSync(join(dir, file), file);
       g(dir, 'add', '-A');
