@@ -60,7 +60,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       // A pull brings teammates' tracked files; their memories come with the remote journal git
       // fetched beside them, united first so the files are regenerated from both.
       const j = await journal();
-      const { remoteFetchedWithoutJournal, uniteFetchedJournals } = await import('../journal/sync.js');
+      const { remoteFetchedWithoutJournal, syncJournal, uniteFetchedJournals } = await import('../journal/sync.js');
       const united = await uniteFetchedJournals(repo, j.store, await readAuthor(repo));
       const refreshed = await refreshIfJournal(j, { files: true, afterMerge: true });
       const summary = united > 0 ? `united ${united} fetched remote journal${united === 1 ? '' : 's'}; ${refreshed}` : refreshed;
@@ -69,7 +69,6 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const remote = (await readGitConfig(repo))['cortex.pulljournal'] === 'false' ? null : await remoteFetchedWithoutJournal(repo, j.store);
       if (!remote) return summary;
       if (startInBackground(['sync', remote, '--no-push', '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `${summary}; fetching the journal from ${remote} in the background`;
-      const { syncJournal } = await import('../journal/sync.js');
       await syncJournal(repo, j.store, remote, await readAuthor(repo), { push: false });
       return `${summary}; fetched the journal from ${remote}`;
     }

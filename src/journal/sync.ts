@@ -26,6 +26,9 @@ export interface SyncResult {
 
 const ATTEMPTS = 8;
 
+/** The journal's branch name, as remote-tracking refs and FETCH_HEAD show it. */
+const journalBranch = (store: JournalStore): string => store.ref.replace(/^refs\/heads\//, '');
+
 /**
  * What `git push` takes besides a remote's name: a URL (`scheme://…`, `host:path`) or a path.
  * The pre-push hook gets one as its remote when the push names no configured remote. Never an
@@ -97,7 +100,7 @@ export async function uniteWith(repo: Repo, store: JournalStore, ours: string | 
  * push. Returns how many remote journals brought something new.
  */
 export async function uniteFetchedJournals(repo: Repo, store: JournalStore, author: string): Promise<number> {
-  const branch = store.ref.replace(/^refs\/heads\//, '');
+  const branch = journalBranch(store);
   const listed = await runGit(['for-each-ref', '--format=%(objectname)', `refs/remotes/*/${branch}`], { cwd: repo.workTree ?? repo.gitDir });
   let united = 0;
   for (const theirs of new Set(listed.stdout.split('\n').filter(Boolean))) {
@@ -122,7 +125,7 @@ const JUST_NOW_MS = 120_000;
  * URL is no configured remote's.
  */
 export async function remoteFetchedWithoutJournal(repo: Repo, store: JournalStore): Promise<string | null> {
-  const branch = store.ref.replace(/^refs\/heads\//, '');
+  const branch = journalBranch(store);
   // A linked worktree keeps its own FETCH_HEAD; the newest one is this pull's.
   const heads = await Promise.all([...new Set([repo.gitDir, repo.commonDir])].map(async (dir) => {
     const path = join(dir, 'FETCH_HEAD');

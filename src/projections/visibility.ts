@@ -83,12 +83,16 @@ export function isVisible(event: Place, view: BranchView): boolean {
   return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));
 }
 
-/** Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`). */
-export function isVisibleAt(event: Place, seconds: number, view: BranchView): boolean {
-  return isVisible(event, view) || (event.branch !== null && seconds <= (view.squashedUntil?.get(event.branch) ?? Number.NEGATIVE_INFINITY));
-}
+/**
+ * Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`).
+ * The time is parsed only for events of a squashed branch: this runs over the whole journal.
+ */
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view) || squashedIn(e, view));
 
-export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisibleAt(e, secondsOf(e.ts), view));
+function squashedIn(e: CortexEvent, view: BranchView): boolean {
+  const until = e.branch === null ? undefined : view.squashedUntil?.get(e.branch);
+  return until !== undefined && secondsOf(e.ts) <= until;
+}
 
 /** Whole seconds: the search index keeps event times so, and both must agree on the boundary. */
 export const secondsOf = (ts: string): number => Math.floor(Date.parse(ts) / 1000) || 0;

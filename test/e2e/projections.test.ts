@@ -109,12 +109,17 @@ describe('branch alignment', () => {
   it('memory imported from a repository whose trunk has another name (main, master, trunk) sits on this trunk, unless both names are branches here', () => {
     const foreign = 'f'.repeat(40); // a commit of the repository the memory came from
     const lines = ['main', 'feature'].map((branch) => JSON.stringify({ type: 'decision', content: `Decided on ${branch}`, branch, commit: foreign }));
-    const dir = tempDir();
-    git(dir, 'init', '-q', '-b', 'master');
-    git(dir, 'config', 'user.email', 'dev@example.com');
-    commit(dir, { 'a.txt': '1' }, 'one');
-    writeFileSync(join(dir, 'memory.jsonl'), `${lines.join('\n')}\n`);
-    expect(cortex(dir, ['import', 'memory.jsonl']).code).toBe(0);
+    /** A repository whose trunk is `trunk`, with that memory imported. */
+    const importedOnTrunk = (trunk: string) => {
+      const dir = tempDir();
+      git(dir, 'init', '-q', '-b', trunk);
+      git(dir, 'config', 'user.email', 'dev@example.com');
+      commit(dir, { 'a.txt': '1' }, 'one');
+      writeFileSync(join(dir, 'memory.jsonl'), `${lines.join('\n')}\n`);
+      expect(cortex(dir, ['import', 'memory.jsonl']).code).toBe(0);
+      return dir;
+    };
+    const dir = importedOnTrunk('master');
     expect(decisions(dir)).toEqual(['Decided on main']); // the feature branch's stays off the trunk
     expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'decided']).map((h) => h.content)).toEqual(['Decided on main']);
     expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Decided on main');
@@ -122,13 +127,7 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual([]);
 
     // A trunk called "trunk" is a trunk too.
-    const other = tempDir();
-    git(other, 'init', '-q', '-b', 'trunk');
-    git(other, 'config', 'user.email', 'dev@example.com');
-    commit(other, { 'a.txt': '1' }, 'one');
-    writeFileSync(join(other, 'memory.jsonl'), `${lines.join('\n')}\n`);
-    expect(cortex(other, ['import', 'memory.jsonl']).code).toBe(0);
-    expect(decisions(other)).toEqual(['Decided on main']);
+    expect(decisions(importedOnTrunk('trunk'))).toEqual(['Decided on main']);
   });
 });
 
