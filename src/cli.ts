@@ -88,6 +88,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
             tag: { type: 'string', array: true, describe: 'a tag (repeatable)' },
             session: { type: 'string', describe: 'session id to record (default: cli)' },
             supersedes: { type: 'string', describe: 'the id (or a unique prefix or suffix, e.g. what log --oneline prints) of a decision this one replaces' },
+            step: { type: 'string', array: true, describe: 'a step of a plan (repeatable; default: the text\'s list items, or its parts between semicolons)' },
             ...jsonOption,
           }),
       (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: argv.text as string[] }, io)),

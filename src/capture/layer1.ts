@@ -127,12 +127,17 @@ function planFromTodos(state: SessionPlans, todos: Todo[], session: string, ts: 
   return out;
 }
 
-/** A plan written out in ExitPlanMode: its list items are the steps. */
-function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
-  const steps = markdown
+/** The items of a markdown list ("- x", "* [ ] x", "1. x"), one per line. */
+export function listItems(markdown: string): string[] {
+  return markdown
     .split('\n')
     .map((line) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ x]\]\s+)?(.+)$/.exec(line)?.[1]?.trim())
     .filter((s): s is string => Boolean(s));
+}
+
+/** A plan written out in ExitPlanMode: its list items are the steps. */
+function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
+  const steps = listItems(markdown);
   const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').replace(/^plan\s*:\s*/i, '').trim()).find(Boolean) ?? 'Plan';
   const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps: steps.map(redacted), done: steps.map(() => false) };
   state.plans.push(plan);

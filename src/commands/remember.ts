@@ -1,7 +1,8 @@
+import { listItems } from '../capture/layer1.js';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
-import { resolveEventType, type Meta } from '../events/types.js';
+import { resolveEventType, type CortexEvent, type Meta } from '../events/types.js';
 import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
@@ -14,8 +15,12 @@ export interface RememberArgs {
   tag?: string[];
   session?: string;
   supersedes?: string;
+  step?: string[];
   json?: boolean;
 }
+
+/** What `cortex decisions` lists, and so what can replace or be replaced. */
+const STANDING_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'preference_noted']);
 
 /**
  * Store one memory the user states outright (confidence 1.0). Like captured memories, it is
@@ -32,6 +37,9 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (args.instead) given.alternative = args.instead;
   if (args.file && args.file.length > 0) given.files = args.file;
   if (args.tag && args.tag.length > 0) given.tags = args.tag;
+  if (type === 'plan_created') given.steps = planSteps(text, args.step ?? []);
+  else if (args.step && args.step.length > 0) throw new CortexError('USAGE', '--step is for a plan: add --type plan');
+  if (args.supersedes && !STANDING_TYPES.has(type)) throw new CortexError('USAGE', `--supersedes replaces a decision: give --type decision (or rejected, preference), not ${args.type}`);
   const { content, meta } = redactMemory({ content: text, meta: given });
 
   const journal = await openJournalAt(io, { forWriting: true });
@@ -40,11 +48,40 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   const events = [event!];
   if (args.supersedes) {
     // The replaced decision stays in the journal, retired by an event naming both.
-    const old = resolveEventId((await readAll(journal)).events, args.supersedes);
+    const old = supersedable((await readAll(journal)).events, args.supersedes);
     events.push(...buildEvents([{ type: 'decision_superseded', content: `Superseded: ${old.content}`, meta: { target: old.id, by: event!.id } }], ctx));
   }
   await append(journal, events);
   if (args.json) printJson(io, event);
   else io.stdout.write(`[${event!.type} ${event!.id}] ${content}\n`);
   return 0;
+}
+
+/**
+ * The decision `--supersedes` names, refused where superseding it would mislead: a memory that is
+ * not a decision, one already forgotten, or one already replaced (superseding it again would leave
+ * two decisions in force, the first replacement and this one).
+ */
+function supersedable(events: readonly CortexEvent[], id: string): CortexEvent {
+  const old = resolveEventId(events, id);
+  if (!STANDING_TYPES.has(old.type)) throw new CortexError('INVALID_INPUT', `${old.id} is a ${old.type}, not a decision: only decisions, rejected approaches and preferences are superseded (cortex forget retires other memories)`);
+  const retracted = new Set(events.filter((e) => e.type === 'event_retracted').map((e) => e.meta.target));
+  if (retracted.has(old.id)) throw new CortexError('INVALID_INPUT', `${old.id} was forgotten: there is no decision in force to supersede`);
+  const by = events.find((e) => e.type === 'decision_superseded' && e.meta.target === old.id && !retracted.has(e.meta.by) && !retracted.has(e.id));
+  if (by) throw new CortexError('INVALID_INPUT', `${old.id} is already superseded by ${String(by.meta.by)}: supersede that one instead`);
+  return old;
+}
+
+/**
+ * A remembered plan's steps: those given with --step, else the text's list items (one per line,
+ * "- x" or "1. x"), else its parts between semicolons (how capture writes a plan), else the text
+ * as one step. A plan without steps has no progress to show or to finish. They are redacted with
+ * the rest of the memory.
+ */
+export function planSteps(text: string, given: readonly string[]): string[] {
+  const steps = given.map((s) => s.trim()).filter(Boolean);
+  if (steps.length > 0) return steps;
+  const items = listItems(text);
+  if (items.length > 0) return items;
+  return text.replace(/^plan\s*:\s*/i, '').split(/;\s+/).map((s) => s.trim()).filter(Boolean);
 }

@@ -61,9 +61,10 @@ export function createMcpServer(io: CommandIO): McpServer {
       instead: z.string().optional().describe('for a rejected approach: what was chosen instead'),
       files: z.array(z.string()).optional().describe('related files'),
       tags: z.array(z.string()).optional(),
+      steps: z.array(z.string()).optional().describe('for a plan: its steps, in order'),
     },
     async () => (await import('../commands/remember.js')).runRemember as unknown as Runner,
-    (a) => ({ text: [a.text], type: a.type ?? 'learned', why: a.why, instead: a.instead, file: a.files, tag: a.tags, session: 'mcp' }),
+    (a) => ({ text: [a.text], type: a.type ?? 'learned', why: a.why, instead: a.instead, file: a.files, tag: a.tags, step: a.steps, session: 'mcp' }),
   );
   return server;
 }

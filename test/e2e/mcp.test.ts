@@ -48,6 +48,9 @@ describe('cortex mcp', () => {
     expect(recent.map((e) => e.id)).toEqual([stored.id]);
     expect(JSON.parse(textOf(await client.callTool({ name: 'status', arguments: {} })))).toMatchObject({ initialized: true, events: 2 });
     expect(textOf(await client.callTool({ name: 'plan', arguments: {} }))).toBe('null');
+    await client.callTool({ name: 'remember', arguments: { text: 'Retry rework', type: 'plan', steps: ['cap the backoff', 'add jitter'] } });
+    const plan = JSON.parse(textOf(await client.callTool({ name: 'plan', arguments: {} }))) as { steps: Array<{ text: string }> };
+    expect(plan.steps.map((s) => s.text)).toEqual(['cap the backoff', 'add jitter']);
   });
 
   it('redacts what the assistant asks it to remember before storing it', async () => {

@@ -182,6 +182,51 @@ describe('changing memory', () => {
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
   });
 
+  it('remember --supersedes refuses a memory that is not a decision, a forgotten one, or one already superseded, and stores nothing', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const learned = remember(dir, 'The CI cache is keyed by the lockfile', '-t', 'learned');
+    const forgotten = remember(dir, 'Use MongoDB for events', '-t', 'decision');
+    cortex(dir, ['forget', forgotten.id]);
+    const rest = remember(dir, 'Use REST for the public API', '-t', 'decision');
+    remember(dir, 'Use GraphQL for the public API', '-t', 'decision', '--supersedes', rest.id);
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+
+    const refusals = [
+      [['remember', 'Key it by the commit', '-t', 'decision', '--supersedes', learned.id], /is a knowledge_acquired, not a decision/],
+      [['remember', 'Use Postgres for events', '-t', 'decision', '--supersedes', forgotten.id], /was forgotten/],
+      [['remember', 'Use gRPC for the public API', '-t', 'decision', '--supersedes', rest.id], /already superseded by \S+: supersede that one instead/],
+      [['remember', 'gRPC streams are fast', '-t', 'learned', '--supersedes', rest.id], /--supersedes replaces a decision/],
+    ] as const;
+    for (const [args, message] of refusals) {
+      const run = cortex(dir, [...args]);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+    expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
+  });
+
+  it('a plan stored with remember has steps: from --step, from the list in its text, or from its parts between semicolons', () => {
+    type PlanJson = { title: string; current: number; steps: Array<{ text: string; done: boolean }> };
+    const steps = (dir: string) => cortexJson<PlanJson>(dir, ['plan']).steps.map((s) => s.text);
+    const given = tempRepo({ files: { 'a.txt': '1' } });
+    remember(given, 'Move sessions to Redis', '-t', 'plan', '--step', 'add the Redis client', '--step', 'dual-write sessions');
+    expect(steps(given)).toEqual(['add the Redis client', 'dual-write sessions']);
+    remember(given, 'add the Redis client', '-t', 'step');
+    expect(cortexJson<PlanJson>(given, ['plan']).current).toBe(2);
+
+    const listed = tempRepo({ files: { 'a.txt': '1' } });
+    remember(listed, 'Auth rework:\n1. add the users table\n2. wire the login form', '-t', 'plan');
+    expect(steps(listed)).toEqual(['add the users table', 'wire the login form']);
+
+    const inline = tempRepo({ files: { 'a.txt': '1' } });
+    remember(inline, 'Plan: write the parser; add the CLI flag; document it', '-t', 'plan');
+    expect(steps(inline)).toEqual(['write the parser', 'add the CLI flag', 'document it']);
+
+    expect(cortex(inline, ['remember', 'Use Redis', '-t', 'decision', '--step', 'x'])).toMatchObject({ code: 2, stderr: 'cortex: --step is for a plan: add --type plan\n' });
+  });
+
   it('forget says what to do with an unknown or ambiguous id, and stores nothing', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     remember(dir, 'One', '-t', 'decision');
