@@ -199,12 +199,29 @@ function skipped(m: string): boolean {
 }
 
 const REASON = /\s(?:because|since|as|given that|due to|so that)\s|\s*(?::|—|–|;| - )\s*/i;
+/** A rejection's reason can follow a "but": "I considered Yup, but its inference is weaker". */
+const REJECTION_REASON = new RegExp(`${REASON.source}|,?\\s+but\\s+`, 'i');
+/** "Decision: Use SQLite": the colon after a label introduces the decision, not its reason. */
+const LABEL = /^\s*(?:final |our |the )?(?:decision|decided|choice|chosen|conclusion|verdict|recommendation|resolution|rejected|rejection|approach|outcome)s?\s*:\s*/i;
 
-function reasonOf(text: string): string | undefined {
-  const match = REASON.exec(text);
+function reasonOf(text: string, type: EventType): string | undefined {
+  const body = text.slice(LABEL.exec(text)?.[0].length ?? 0);
+  const match = (type === 'approach_rejected' ? REJECTION_REASON : REASON).exec(body);
   if (!match) return undefined;
-  const reason = text.slice(match.index + match[0].length).trim().replace(/[.!]+$/, '');
+  const reason = body.slice(match.index + match[0].length).trim().replace(/[.!]+$/, '');
   return reason.length >= 6 ? tidy(reason, 240) : undefined;
+}
+
+/**
+ * The list right under a decision that introduces it ("**Decision: Use SQLite**" or "I'll go with
+ * Zod:", then "- zero configuration"): its reasons. A list after a full stop may as well be steps.
+ */
+function listedReasons(sentences: readonly Sentence[], at: number): string | undefined {
+  const sentence = sentences[at] as Sentence;
+  if (sentence.listItem || /[.!?]\s*$/.test(sentence.text)) return undefined;
+  const items: string[] = [];
+  for (let k = at + 1; k < sentences.length && sentences[k]?.listItem && items.length < 3; k++) items.push((sentences[k] as Sentence).text.trim().replace(/[.!;]+$/, ''));
+  return items.length > 0 ? tidy(items.join('; '), 240) : undefined;
 }
 
 function alternativeOf(text: string): string | undefined {
@@ -218,7 +235,7 @@ function alternativeOf(text: string): string | undefined {
 function metaFor(type: EventType, sentence: Sentence): Meta {
   const meta: Meta = {};
   if (type === 'approach_rejected' || type === 'decision_made') {
-    const reason = reasonOf(sentence.text);
+    const reason = reasonOf(sentence.text, type);
     if (reason) meta.reason = reason;
     const alternative = alternativeOf(sentence.text);
     if (alternative) meta[type === 'decision_made' ? 'rejected' : 'alternative'] = alternative;
@@ -246,11 +263,17 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
 
 export function extractProse(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const sentence of splitProse(text)) {
+  const sentences = splitProse(text);
+  sentences.forEach((sentence, at) => {
     const match = classifySentence(sentence);
-    if (!match) continue;
-    out.push({ type: match.type, content: tidy(sentence.text), confidence: match.confidence, provenance: `layer2:${match.name}`, meta: metaFor(match.type, sentence), ts });
-  }
+    if (!match) return;
+    const meta = metaFor(match.type, sentence);
+    if ((match.type === 'decision_made' || match.type === 'approach_rejected') && !meta.reason) {
+      const listed = listedReasons(sentences, at);
+      if (listed) meta.reason = listed;
+    }
+    out.push({ type: match.type, content: tidy(sentence.text), confidence: match.confidence, provenance: `layer2:${match.name}`, meta, ts });
+  });
   return out;
 }
 

@@ -12,6 +12,8 @@ export interface Sentence {
   masked: string;
   /** An item of a list of options put to the user to choose from: proposed, not done. */
   offered?: boolean;
+  /** It was a list item ("- x", "1. x"). */
+  listItem?: boolean;
 }
 
 const MASK = '·';
@@ -111,6 +113,7 @@ export function splitProse(raw: string): Sentence[] {
     const lead = /^(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|\*\*|__)+/.exec(piece.masked)?.[0].length ?? 0;
     const sentence: Sentence = { text: cleanMarkup(piece.text.slice(lead)), masked: cleanMarkup(piece.masked.slice(lead)) };
     if (offered.some(([from, to]) => s >= from && s < to)) sentence.offered = true;
+    if (/^\s*(?:[-*+]|\d+[.)])\s/.test(piece.masked)) sentence.listItem = true;
     sentences.push(sentence);
   };
   for (const match of masked.matchAll(BOUNDARY)) {

@@ -71,6 +71,20 @@ describe('layer 2: heuristics over assistant prose', () => {
     expect(c?.meta.reason).toBe('the ops team will not run another service');
     expect(c?.confidence).toBeLessThan(1);
   });
+
+  it('a labelled decision ("Decision: Use SQLite") is not its own reason; the list under it, or a rejection\'s "but", is', () => {
+    expect(extractProse('Decision: Use pnpm workspaces.', '')[0]?.meta).toEqual({});
+    const [sqlite] = extractProse('**Decision: Use SQLite**\n- Zero configuration\n- Single file to back up', '');
+    expect(sqlite).toMatchObject({ type: 'decision_made', meta: { reason: 'Zero configuration; Single file to back up' } });
+    const [yup] = extractProse('I considered using Yup, but its inference is weaker than Zod.', '');
+    expect(yup).toMatchObject({ type: 'approach_rejected', meta: { reason: 'its inference is weaker than Zod' } });
+  });
+
+  it('a list after a decision that ends in a full stop is not taken for its reasons (it may be steps)', () => {
+    const [c] = extractProse("I'll use the repository pattern.\n- create the interface\n- move the queries", '');
+    expect(c).toMatchObject({ type: 'decision_made', meta: {} });
+    expect(c?.meta.reason).toBeUndefined();
+  });
 });
 
 describe('layer 3: memory tags', () => {
