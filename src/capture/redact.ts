@@ -27,6 +27,9 @@ const CREDENTIAL_KEY = String.raw`(?<![A-Za-z0-9_.-]|\[REDACTED:)${CREDENTIAL_WO
 // across a pipe, `;`, `&&` or a new line.
 const SAME_COMMAND = String.raw`[^\n|;&]*?\s`;
 
+/** What follows a URL's credentials when it is a host: dotted, with a port, localhost, or a list. */
+const URL_HOST = String.raw`(?:localhost|(?:[a-z0-9-]+\.)+[a-z0-9-]+|[a-z0-9.-]+:\d{1,5}|[a-z0-9.-]+(?:,[a-z0-9.-]+)+)(?:[:/?#,;]|\s|$)`;
+
 const RULES: Rule[] = withIndices([
   { kind: 'private-key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
@@ -48,6 +51,11 @@ const RULES: Rule[] = withIndices([
   // may be empty (redis://:password@host). The password runs to the @ before the host (the last
   // @ before a `/`), and may hold `/` itself: generated and base64 passwords often do
   // (redis://:Zq8/Xw7+…@cache). A port and a path (host:8443/path@v2) are not a password.
+  // A password holding both `@` and `/` (p@ss/w0rd@db:5432) runs to the first @ followed by
+  // something host-shaped (dotted, with a port, localhost, a list of hosts): the rule after it
+  // stops at the first @ and would leave the rest in clear. An @ already followed by a host ends
+  // the password as before (u:pw@cdn.com/pkg@1.2.3 keeps its host).
+  { kind: 'password', pattern: new RegExp(String.raw`\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"\`[\]]*:(?!\d{1,5}(?:[/?#]|$))((?:(?!@${URL_HOST})[^\s'"\`])*?(?!@${URL_HOST})[@/](?:(?!@${URL_HOST})[^\s'"\`])*?)@(?=${URL_HOST})`, 'gi'), group: 1 },
   { kind: 'password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`[\]]*:(?!\d{1,5}(?:[/?#]|$))([^\s'"`]+?)@(?![^\s/@'"`]*@)/gi, group: 1 },
   // An opaque token as a URL's only user (https://<token>@github.com/…): git's way to push with a
   // token. A user name (deploy@, git@, john.doe%40example.com@) is not token-shaped.

@@ -76,6 +76,11 @@ describe('redaction', () => {
     ['redis-cli -u redis://:Zq8/Xw7+Cv6BnRedis@cache.internal:6379 ping', 'redis-cli -u redis://:[REDACTED:password]@cache.internal:6379 ping'],
     ['psql postgres://app:Pg/Sl4sh+Pass9word@db.internal/app', 'psql postgres://app:[REDACTED:password]@db.internal/app'],
     ['https://ci:pw/x9Tq@git.example.com/o/r.git@v2', 'https://ci:[REDACTED:password]@git.example.com/o/r.git@v2'],
+    // Both `@` and `/` in the password: it runs to the @ before something host-shaped.
+    ['postgres://app:p@ss/w0rd@db:5432/app', 'postgres://app:[REDACTED:password]@db:5432/app'],
+    ['psql postgres://u:Pa@ss/Wd9@localhost/db', 'psql postgres://u:[REDACTED:password]@localhost/db'],
+    ['mongodb://u:s3cr@t/x9@h1:27017,h2:27017/db', 'mongodb://u:[REDACTED:password]@h1:27017,h2:27017/db'],
+    ['https://u:pw9Xq@cdn.example.com/pkg@1.2.3', 'https://u:[REDACTED:password]@cdn.example.com/pkg@1.2.3'],
     // An opaque token as the URL's only user.
     ['git push https://4f2a9c81d7e3b5064a1f8c2e9d7b3a5f6c1e8d20@github.com/acme/app.git', 'git push https://[REDACTED:token]@github.com/acme/app.git'],
     ['git push https://ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789@github.com/acme/app.git', 'git push https://[REDACTED:github-token]@github.com/acme/app.git'],
