@@ -1,10 +1,12 @@
-import { MEMORY_TYPES, type EventType, type Meta } from '../events/types.js';
+import { MEMORY_TYPES, resolveEventType, type EventType, type Meta } from '../events/types.js';
+import { oneEditApart, swappedNeighbours } from '../one-edit.js';
 import { tidy, type Candidate } from './candidate.js';
 import type { Sentence } from './prose.js';
 
 /**
  * Layer 3: explicit `[MEMORY: <type>] text` tags (and untyped `[MEMORY: text]`, a learning), from
- * the assistant or the user, in any case and spacing, several per message. Certain by construction (confidence 1.0). A tag inside a
+ * the assistant or the user, in any case and spacing, several per message; a misspelt type counts
+ * as the type, and a word of the writer's own as a learning tagged with it. Certain by construction (confidence 1.0). A tag inside a
  * code block is an example of a tag, not a tag: callers pass text with code removed. Pure.
  */
 const TAG_TYPES: Readonly<Record<string, EventType>> = {
@@ -32,6 +34,16 @@ const TAG = /\[\s*memory\s*:\s*([^\]\n]*?)\s*\]/gi;
 const TYPE_NAME = /^[a-z_-]+$/i;
 /** Free text, not a type misspelt or a list of types (`[MEMORY: decision|learned]`): words with spaces between. */
 const FREE_TEXT = /^\S+(?:\s+\S+)+$/;
+
+/** Words that stand for a type in a description of the tag (`[MEMORY: type] text`), not a type. */
+const PLACEHOLDERS: ReadonlySet<string> = new Set(['type', 'kind', 'tag', 'category', 'label', 'x', 'foo', 'name', 'event_type']);
+
+/** The type a misspelt type name was meant to be ("decison", "prefrence"); short names are left alone. */
+function misspeltType(name: string): EventType | undefined {
+  if (name.length < 5) return undefined;
+  const near = Object.keys(TAG_TYPES).find((known) => known.length >= 5 && (oneEditApart(name, known) || swappedNeighbours(name, known)));
+  return near ? TAG_TYPES[near] : undefined;
+}
 
 function metaFor(type: EventType, content: string, tag: string): Meta {
   if (type === 'approach_rejected') {
@@ -67,8 +79,13 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
       return;
     }
     const name = inner.toLowerCase();
-    const type = TAG_TYPES[name.replace(/s$/, '')] ?? TAG_TYPES[name] ?? (MEMORY_TYPES.has(name as EventType) ? (name as EventType) : undefined);
+    const known = TAG_TYPES[name.replace(/s$/, '')] ?? TAG_TYPES[name] ?? (MEMORY_TYPES.has(name as EventType) ? (name as EventType) : undefined);
+    // A tag someone meant to leave is kept: a misspelt type as that type, any other word (a
+    // label of their own, "[MEMORY: architecture] …") as a learning that keeps the word as a tag.
+    // A type that is not a memory (file_modified, event_retracted) is refused, as before.
+    const type = known ?? misspeltType(name) ?? (PLACEHOLDERS.has(name) || resolveEventType(name) ? undefined : 'knowledge_acquired');
     if (!type) return;
+    const label = known || misspeltType(name) ? undefined : name;
     const start = (match.index ?? 0) + match[0].length;
     const next = matches[i + 1]?.index ?? text.length;
     let body = text.slice(start, next);
@@ -78,7 +95,8 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
     // A tag in bold (`**[MEMORY: decision]** …`, `**[MEMORY: decision] …**`) leaves its markers behind.
     const content = tidy(unbold(body.replace(/^[\s:—–-]+/, '')));
     if (content.length < 3) return;
-    out.push({ type, content, confidence: 1, provenance: 'layer3:memory-tag', meta: metaFor(type, content, (match[1] as string).toLowerCase()), ts });
+    const meta = metaFor(type, content, name);
+    out.push({ type, content, confidence: 1, provenance: 'layer3:memory-tag', meta: label ? { ...meta, tags: [label] } : meta, ts });
   });
   return out;
 }

@@ -1,6 +1,7 @@
 import type { AsPlainObject } from 'minisearch';
 import { FIELD_BOOST, FIELDS } from './documents.js';
 import type { QueryTerm } from './query-plan.js';
+import { oneEditApart } from '../one-edit.js';
 
 /**
  * BM25 over one segment, read from MiniSearch's own serialisation (`toJSON`, a documented format)
@@ -67,15 +68,6 @@ export function readSegment(json: string): Segment {
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.4;
 export const FUZZY_WEIGHT = 0.35;
-
-/** Whether two different words are one insertion, deletion or substitution apart (Levenshtein 1). */
-export function oneEditApart(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
 
 /** A query term's matches in a segment: the term itself, its longer forms, its one-edit neighbours. */
 function matchesOf(segment: Segment, t: QueryTerm): Array<{ term: string; postings: Postings; weight: number }> {

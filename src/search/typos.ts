@@ -1,5 +1,5 @@
 import { termOf } from './analyze.js';
-import { oneEditApart } from './score-segment.js';
+import { oneEditApart } from '../one-edit.js';
 
 /**
  * One-letter typos that stemming hides. Fuzzy matching compares terms, and a term is a stem:

@@ -132,11 +132,18 @@ describe('layer 3: memory tags', () => {
     ]);
   });
 
-  it('reads no learning from a tag that only names types or one unknown word', () => {
+  it('reads no memory from a tag that only names types, or a placeholder for one', () => {
     const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content]);
     expect(tags('Tag it with [MEMORY: decision|rejected|learned] and a line of text.')).toEqual([]);
-    expect(tags('[MEMORY: important] Keep the cache warm')).toEqual([]);
+    expect(tags('Write [MEMORY: type] and the text after it.')).toEqual([]);
     expect(tags('[MEMORY: ] nothing')).toEqual([]);
+  });
+
+  it('keeps a tag with a misspelt type as that type, and one with a word of its own as a learning tagged with the word', () => {
+    const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content, t.meta]);
+    expect(tags('[MEMORY: decison] Use Postgres for the queue')).toEqual([['decision_made', 'Use Postgres for the queue', {}]]);
+    expect(tags('[MEMORY: prefrence] tabs over spaces')).toEqual([['preference_noted', 'tabs over spaces', {}]]);
+    expect(tags('[MEMORY: important] Keep the cache warm')).toEqual([['knowledge_acquired', 'Keep the cache warm', { tags: ['important'] }]]);
   });
 });
 
