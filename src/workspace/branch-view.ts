@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
@@ -45,8 +47,10 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       if (ancestors.has(tip)) {
         // Wholly merged, or a feature branch with no commit of its own yet, whose tip is where
         // HEAD's line was when it branched: what was decided there at its tip is still the
-        // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent line.
-        if (!LONG_LIVED.includes(branch) && (await mainLine()).has(tip)) unmerged.set(branch, new Set([tip]));
+        // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent
+        // line, or by a fast-forward, onto it: then the branch's reflog shows the tip was
+        // committed there (where the reflog is, in the clone the work was done in).
+        if (!LONG_LIVED.includes(branch) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip))) unmerged.set(branch, new Set([tip]));
         return;
       }
       const forks = new Set<string>();
@@ -78,6 +82,17 @@ async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
   const input = [PROJECTION_FILES.decisions, PROJECTION_FILES.archive].map((path) => `${commit}:${path}\n`).join('');
   const { stdout } = await runGit(['cat-file', '--batch'], { cwd: repo.workTree ?? repo.gitDir, input });
   return new Set(listedIds(stdout));
+}
+
+/**
+ * Whether `tip` was made on `branch` (committed, merged or rebased there), as its reflog says,
+ * rather than where the branch was created ("branch: Created from main") or reset to. No reflog
+ * (a branch only origin has, reflogs turned off): not known, so no.
+ */
+async function committedOn(repo: Repo, branch: string, tip: string): Promise<boolean> {
+  const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+  const entry = log.split('\n').reverse().find((line) => line.split(' ', 2)[1] === tip);
+  return entry !== undefined && /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/.test(entry.slice(entry.indexOf('\t') + 1));
 }
 
 /** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */

@@ -75,6 +75,24 @@ describe('branch alignment', () => {
     expect(decisions(dir).sort()).toEqual(['Expose the API over GraphQL', 'Use Postgres for storage']);
   });
 
+  it('a feature merged by fast-forward brings to main what it decided after its last commit, while the branch still exists (search too)', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Cache sessions in Redis', '-t', 'decision');
+    commit(dir, { 'cache.ts': 'export {}\n' }, 'add cache');
+    remember(dir, 'Expire cached sessions after 30 minutes', '-t', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'untouched', 'main');
+    remember(dir, 'Try GraphQL subscriptions', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
+    git(dir, 'merge', '-q', '--ff-only', 'feature');
+    expect(decisions(dir).sort()).toEqual(['Cache sessions in Redis', 'Expire cached sessions after 30 minutes']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'session expiry']).map((h) => h.content)).toContain('Expire cached sessions after 30 minutes');
+    // A branch with no commit of its own still keeps what it decided off main.
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'GraphQL subscriptions'])).toEqual([]);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
