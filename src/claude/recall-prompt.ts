@@ -22,7 +22,7 @@ export async function recallForPrompt(journal: Journal, prompt: string, session:
   if (index.stale && !catchUpInBackground(journal)) {
     index = await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
   }
-  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { index, inHook: true, vectors: false, thesaurus: false, typos: false, feedback: false });
+  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { index, inHook: true, vectors: false, thesaurus: false, typos: false, feedback: false, neighbours: false });
   const picked = selectRecall(outcome, session);
   const context = renderRecall(picked, settings.recallBudget);
   const note = outcome.stale ? ' (index catching up in the background)' : '';

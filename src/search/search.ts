@@ -10,6 +10,7 @@ import { readSettings } from '../workspace/settings.js';
 import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { vectorsDir } from './embeddings/vectors.js';
 import { byScore, scoreQuery, type Candidate, type Segments } from './engine.js';
+import { withNeighbours } from './neighbours.js';
 import { feedbackMaxDocs, withFeedback, type FeedbackSource } from './feedback.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
@@ -117,6 +118,8 @@ export interface SearchOptions {
   thesaurus?: boolean;
   /** A second pass with the words the best answers share (feedback.ts; default true; recall passes false). */
   feedback?: boolean;
+  /** Let the best answers lend a share of their score to what was recorded beside them (neighbours.ts; default true; recall passes false). */
+  neighbours?: boolean;
   /** Correct one-letter typos of words the journal lacks (default true; recall, whose prompts are long, passes false). */
   typos?: boolean;
   /** The caller is a hook, with a time budget: a damaged index is rebuilt in the background, not here. */
@@ -204,7 +207,8 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
     maxDocs: feedbackMaxDocs(meta.count),
     score: (p) => scoreQuery(p, segments, weigh),
   };
-  const keyword = byScore(options.feedback === false ? scored : await withFeedback(plan, scored, feedback));
+  const answered = byScore(options.feedback === false ? scored : await withFeedback(plan, scored, feedback));
+  const keyword = options.neighbours === false ? answered : withNeighbours(answered, { count: meta.count, place: (o) => attrs.place(o), time: (o) => attrs.time(o), weigh });
   let ranked = keyword;
   let hybrid: { used: boolean; notice?: string } = { used: false };
   if (options.vectors !== false && existsSync(vectorsDir(cortexDir(journal.repo)))) {
