@@ -47,6 +47,14 @@ export interface BranchView {
    * by listing an event the branch recorded then.
    */
   squashedUntil?: ReadonlyMap<string, number>;
+  /**
+   * Commits this repository has, outside HEAD's history, at which events were recorded on a
+   * branch of HEAD's branch's name: another line of history by that name (a branch deleted and
+   * made again, a teammate's branch of the same name that was fetched, work reset away). Events
+   * there are not this branch's. A commit this repository lacks cannot be judged (memory imported
+   * from elsewhere, a teammate's work not pulled yet), so its events still count by name.
+   */
+  elsewhere?: ReadonlySet<string>;
   /** `--all`: ignore alignment. */
   all?: boolean;
 }
@@ -76,7 +84,7 @@ export type Place = Pick<CortexEvent, 'branch' | 'commit'>;
 export function isVisible(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
-  if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return true;
+  if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return event.commit === null || !view.elsewhere?.has(event.commit);
   if (event.commit === null) return event.branch !== null && [...(view.roots?.get(event.branch) ?? [])].some((root) => view.ancestors.has(root));
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;
@@ -118,6 +126,13 @@ export function unbornBranchesToCheck(events: readonly Place[], view: Pick<Branc
   const branches = new Set<string>();
   for (const e of events) if (e.branch !== null && e.branch !== view.branch && e.commit === null) branches.add(e.branch);
   return [...branches].sort();
+}
+
+/** Commits of events recorded on HEAD's branch (by name) that are not in its history: the shell asks git which exist. */
+export function sameNameCommitsToCheck(events: readonly Place[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {
+  const commits = new Set<string>();
+  for (const e of events) if (e.branch !== null && e.branch === view.branch && e.commit !== null && !view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
+  return [...commits].sort();
 }
 
 /** The other branches whose events sit on HEAD's history: the ones the shell must ask git about. */

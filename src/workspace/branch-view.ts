@@ -5,7 +5,7 @@ import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, isVisible, rewritesFrom, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -66,7 +66,8 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       if (tip) roots.set(branch, new Set((await gitOutput(['rev-list', '--max-parents=0', tip], { cwd })).split('\n').filter(Boolean)));
     }),
   );
-  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch) };
+  const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch: head.branch, ancestors, rewrites }));
+  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch), ...(elsewhere.size > 0 ? { elsewhere } : {}) };
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
     const ids = await listing;
     if (ids.size > 0) {
@@ -75,6 +76,13 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
     }
   }
   return view;
+}
+
+/** Which of these commits the repository has (one `git cat-file --batch-check`; none asked, no call). */
+async function existingCommits(repo: Repo, commits: readonly string[]): Promise<Set<string>> {
+  if (commits.length === 0) return new Set();
+  const { stdout } = await runGit(['cat-file', '--batch-check'], { cwd: repo.workTree ?? repo.gitDir, input: `${commits.join('\n')}\n` });
+  return new Set(stdout.split('\n').filter((line) => / commit \d+$/.test(line)).map((line) => line.split(' ')[0] as string));
 }
 
 /** The event ids `.cortex/decisions.md` and its archive list as committed at `commit`. */

@@ -93,6 +93,22 @@ describe('branch alignment', () => {
     expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'GraphQL subscriptions'])).toEqual([]);
   });
 
+  it('a branch deleted and made again under the same name does not inherit what the old one decided (search too)', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'spike');
+    commit(dir, { 'spike.go': 'package main\n' }, 'spike');
+    remember(dir, 'Rewrite the API in Go', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'branch', '-q', '-D', 'spike');
+    commit(dir, { 'README.md': '# app\nmore\n' }, 'later work on main');
+    git(dir, 'checkout', '-q', '-b', 'spike');
+    remember(dir, 'Keep the API in TypeScript', '-t', 'decision');
+    expect(decisions(dir)).toEqual(['Keep the API in TypeScript']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'rewrite API Go']).map((h) => h.content)).not.toContain('Rewrite the API in Go');
+    expect(decisions(dir, '--all').sort()).toEqual(['Keep the API in TypeScript', 'Rewrite the API in Go']);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
