@@ -90,9 +90,10 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   if (outcome.busy) return { summary: 'another capture of this session is running; it will pick this up' };
   let summary = `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
   // The tracked files follow memory at the end of a turn and before compaction, and only when
-  // something they show was captured (file and command events never change them).
+  // something they show was captured (file and command events never change them), into a tree
+  // the session changed: a clean one stays clean (refresh.ts).
   if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0 && repo.workTree) {
-    summary += `; ${await refreshProjections(await journal(), { files: true })}`;
+    summary += `; ${await refreshProjections(await journal(), { files: true, keepCleanTree: true })}`;
   }
   return { summary };
 }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startInBackground } from '../background.js';
 import { cortexDir, type Repo } from '../git/repo.js';
+import { gitOutput } from '../git/run-git.js';
 import type { Journal } from '../journal/journal.js';
 import type { RegenerateOptions } from './regenerate.js';
 
@@ -12,6 +13,12 @@ import type { RegenerateOptions } from './regenerate.js';
 export interface RefreshOptions extends RegenerateOptions {
   /** From post-merge: MERGE_HEAD is still there, but that merge is done. */
   afterMerge?: boolean;
+  /**
+   * From a session hook: leave a clean work tree clean. A tracked file modified behind the user's
+   * back makes git refuse their next `git pull --rebase`, and a merge pull that touches it; with
+   * other changes in the tree, `.cortex/` is committed along with them.
+   */
+  keepCleanTree?: boolean;
 }
 
 /**
@@ -24,8 +31,9 @@ export async function refreshProjections(journal: Journal, options: RefreshOptio
   const root = journal.repo.workTree;
   if (!root) return 'no work tree';
   const midOperation = options.files === true && (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : []));
-  const files = options.files === true && !midOperation;
-  const note = midOperation ? 'git is mid-operation, so .cortex/ is left alone' : '';
+  const clean = options.files === true && !midOperation && options.keepCleanTree === true && (await gitOutput(['status', '--porcelain'], { cwd: root })).trim() === '';
+  const files = options.files === true && !midOperation && !clean;
+  const note = midOperation ? 'git is mid-operation, so .cortex/ is left alone' : clean ? 'the work tree is clean, so .cortex/ waits for the next change or merge' : '';
   if (!files && !options.briefing) return note || 'nothing to regenerate';
   const what = [files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
   const done = (summary: string) => [summary, note].filter(Boolean).join('; ');

@@ -61,6 +61,28 @@ describe('cortex hook stop', () => {
     expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(events.length);
   });
 
+  it('writes .cortex/ into a tree the session changed, and leaves a clean tree clean (a pull or rebase would refuse it)', () => {
+    const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'cortex init');
+    const talk = join(tempDir(), 'talk.jsonl');
+    writeFileSync(talk, session([user('SQLite or Postgres?'), assistant("I'll go with Postgres rather than SQLite since we need concurrent writers.")]));
+    const env = { CORTEX_FOREGROUND: '1' };
+    expect(cortex(dir, ['hook', 'Stop'], { input: stopPayload(dir, talk), env }).code).toBe(0);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['decisions']).map((d) => d.content)).toEqual(["I'll go with Postgres rather than SQLite since we need concurrent writers."]);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(dir, '.cortex', 'decisions.md'))).toBe(false);
+
+    writeFileSync(join(dir, 'src/app.ts'), 'b');
+    const more = join(tempDir(), 'more.jsonl');
+    writeFileSync(more, session([assistant('Decision: Use Zod for request validation.')]));
+    expect(cortex(dir, ['hook', 'Stop'], { input: stopPayload(dir, more, { session_id: 'sess-2' }), env }).code).toBe(0);
+    const file = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(file).toContain('Postgres');
+    expect(file).toContain('Use Zod for request validation');
+  });
+
   it('reads only the new tail on the next stop, and continues after the transcript is rotated', () => {
     const dir = tempRepo();
     const transcript = join(tempDir(), 't.jsonl');
