@@ -46,6 +46,24 @@ async function refreshIfJournal(journal: Journal, options: { files: boolean; aft
   return (await readTip(journal.store)) ? refresh(journal, options) : '';
 }
 
+/**
+ * After a pull (a merge, or a rebase onto what was fetched): the remote journals git fetched are
+ * united first, so what is regenerated shows the teammates' memories with their code. `git pull
+ * origin main` fetched that branch only: its journal is still on the remote, so it is fetched
+ * after, in the background, and the pull never waits on it.
+ */
+async function afterPull(repo: Repo, j: Journal, regenerate: () => Promise<string>): Promise<string> {
+  const { remoteFetchedWithoutJournal, syncJournal, uniteFetchedJournals } = await import('../journal/sync.js');
+  const united = await uniteFetchedJournals(repo, j.store, await readAuthor(repo));
+  const refreshed = await regenerate();
+  const summary = united > 0 ? `united ${united} fetched remote journal${united === 1 ? '' : 's'}; ${refreshed}` : refreshed;
+  const remote = (await readGitConfig(repo))['cortex.pulljournal'] === 'false' ? null : await remoteFetchedWithoutJournal(repo, j.store);
+  if (!remote) return summary;
+  if (startInBackground(['sync', remote, '--no-push', '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `${summary}; fetching the journal from ${remote} in the background`;
+  await syncJournal(repo, j.store, remote, await readAuthor(repo), { push: false });
+  return `${summary}; fetched the journal from ${remote}`;
+}
+
 async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> {
   const journal = () => openJournal(repo);
   switch (name) {
@@ -60,17 +78,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       // A pull brings teammates' tracked files; their memories come with the remote journal git
       // fetched beside them, united first so the files are regenerated from both.
       const j = await journal();
-      const { remoteFetchedWithoutJournal, syncJournal, uniteFetchedJournals } = await import('../journal/sync.js');
-      const united = await uniteFetchedJournals(repo, j.store, await readAuthor(repo));
-      const refreshed = await refreshIfJournal(j, { files: true, afterMerge: true });
-      const summary = united > 0 ? `united ${united} fetched remote journal${united === 1 ? '' : 's'}; ${refreshed}` : refreshed;
-      // `git pull origin main` fetched that branch only: the teammates' memories behind its
-      // tracked files are still on the remote. Fetched after, so the pull never waits on it.
-      const remote = (await readGitConfig(repo))['cortex.pulljournal'] === 'false' ? null : await remoteFetchedWithoutJournal(repo, j.store);
-      if (!remote) return summary;
-      if (startInBackground(['sync', remote, '--no-push', '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `${summary}; fetching the journal from ${remote} in the background`;
-      await syncJournal(repo, j.store, remote, await readAuthor(repo), { push: false });
-      return `${summary}; fetched the journal from ${remote}`;
+      return afterPull(repo, j, () => refreshIfJournal(j, { files: true, afterMerge: true }));
     }
     case 'post-rewrite': {
       // stdin: "<old> <new> [extra]" per rewritten commit; alignment follows the new commits.
@@ -81,7 +89,10 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
       const events = buildEvents(pairs.map(([from, to]) => ({ type: 'commit_linked', content: `${kind}: ${(from as string).slice(0, 10)} → ${(to as string).slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
       await append(j, events);
-      return `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}; ${await refresh(j, { files: false })}`;
+      const linked = `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}`;
+      // A pull that rebases (pull.rebase) runs this, not post-merge: the teammates' journal came too.
+      if (kind === 'rebase') return `${linked}; ${await afterPull(repo, j, () => refresh(j, { files: false }))}`;
+      return `${linked}; ${await refresh(j, { files: false })}`;
     }
     case 'prepare-commit-msg': {
       const [file, source] = io.args;

@@ -427,6 +427,14 @@ describe('pulling a teammate\'s work', () => {
     expect(decisionTexts(b)).toEqual(['Deploy with GitHub Actions', 'Use Terraform for infrastructure']);
     const file = readFileSync(join(b, '.cortex', 'decisions.md'), 'utf8');
     expect(file.match(/### Use Terraform for infrastructure/g)).toHaveLength(1);
+
+    // A pull that rebases local work (pull.rebase) runs post-rewrite, not post-merge: united too.
+    writeFileSync(join(b, 'b.txt'), 'local work');
+    g(b, 'add', 'b.txt');
+    g(b, 'commit', '-qm', 'local work on b');
+    decide('Cache sessions in Redis');
+    g(b, 'pull', '-q', '--rebase');
+    expect(decisionTexts(b)).toEqual(['Cache sessions in Redis', 'Deploy with GitHub Actions', 'Use Terraform for infrastructure']);
   });
 });
 
