@@ -50,7 +50,7 @@ export async function readJsonFile(path: string): Promise<{ text: string; value:
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io, { forWriting: true });
   // A fresh clone of a repository that already has memory starts from the remote's journal.
-  const adopted = await adoptRemoteJournal(journal);
+  const adopted = (await adoptRemoteJournal(journal)) ?? (await fetchJournalOfNarrowClone(journal));
   const created = adopted ? false : await initJournal(journal.store, await readAuthor(journal.repo));
   const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
   const changed: string[] = args.git === false ? [] : await installGitIntegration(journal.repo, command);
@@ -74,6 +74,21 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   io.stdout.write(adopted ? `Picked up the journal from ${adopted} on ${journal.store.ref}\n` : created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);
   for (const path of changed) io.stdout.write(`  wrote ${path}\n`);
   return 0;
+}
+
+/**
+ * A shallow or single-branch clone (`git clone --depth 1`) fetched no journal, though origin may
+ * have one: fetched by name here, once, as `cortex sync origin --no-push` would. A full clone
+ * fetched every branch already, so there is nothing to ask the network. Unreachable: a fresh journal.
+ */
+async function fetchJournalOfNarrowClone(journal: Journal): Promise<string | null> {
+  if ((await readTip(journal.store)) !== null) return null;
+  const cwd = journal.repo.workTree ?? journal.repo.gitDir;
+  const refspecs = (await runGit(['config', '--get-all', 'remote.origin.fetch'], { cwd })).stdout.split('\n').filter(Boolean);
+  if (refspecs.length === 0 || refspecs.some((spec) => spec.includes('refs/heads/*'))) return null;
+  const { syncJournal } = await import('../journal/sync.js');
+  const result = await syncJournal(journal.repo, journal.store, 'origin', await readAuthor(journal.repo), { push: false }).catch(() => null);
+  return result?.after ? `origin/${journal.store.ref.replace(/^refs\/heads\//, '')}` : null;
 }
 
 /** Point the local journal at a remote-tracking one (origin's first) when there is no local journal yet. */

@@ -355,6 +355,13 @@ describe('team sync through a shared remote', () => {
     git(root, 'clone', '-q', bare, fresh);
     expect(cortexJson<{ adopted: string | null }>(fresh, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
     expect(cortexJson<unknown[]>(fresh, ['log'])).toHaveLength(180);
+
+    // A shallow clone is single-branch: it fetched no journal, so init fetches origin's by name.
+    const shallow = join(root, 'shallow');
+    git(root, 'clone', '-q', '--depth', '1', `file://${bare}`, shallow);
+    expect(git(shallow, 'for-each-ref', 'refs/remotes/origin/cortex')).toBe('');
+    expect(cortexJson<{ adopted: string | null }>(shallow, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
+    expect(cortexJson<unknown[]>(shallow, ['log'])).toHaveLength(180);
   });
   it('git push to a URL (no remote by that name) syncs the journal there; cortex sync takes a URL or a path too, and a name that is neither is one clear line', () => {
     const env = { ...cortexOnPath(tempDir()), CORTEX_FOREGROUND: '1' };
