@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { refreshProjections } from '../workspace/refresh.js';
 import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
@@ -6,6 +7,7 @@ import { runGit } from '../git/run-git.js';
 import { append, buildEvents, captureContext, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { readActiveSession } from './active-session.js';
+import { isEmptyMessage } from './commit-message.js';
 
 /**
  * `cortex git-hook <name> [args]`: what the git hooks installed by `cortex init` hand over to.
@@ -95,10 +97,14 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       return `${linked}; ${await refresh(j, { files: false })}`;
     }
     case 'prepare-commit-msg': {
-      const [file, source] = io.args;
-      if (!file || source === 'merge') return '';
+      const [file, source = ''] = io.args;
+      // A merge brings another branch's work; an untouched template aborts only while it is untouched.
+      if (!file || source === 'merge' || source === 'template') return '';
       const session = await readActiveSession(cortexDir(repo));
       if (!session) return '';
+      // Git runs this hook before the editor: an empty message now is what the user is about to
+      // write, and one left empty aborts the commit. With our trailer in it, it would commit.
+      if (isEmptyMessage(await readFile(file, 'utf8'), await readCommentChar(repo))) return 'empty message, no trailer (an empty message aborts the commit)';
       // A message that already names a session (an amend, a cherry-pick, a reused message) keeps
       // it: the commit's work came from that session, and two trailers would credit both.
       const result = await runGit(['interpret-trailers', '--in-place', '--if-exists', 'doNothing', '--trailer', `${TRAILER}: ${session}`, file], { cwd: repo.workTree ?? repo.gitDir });
@@ -119,4 +125,12 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
     default:
       return `unknown git hook "${name}"; nothing done`;
   }
+}
+
+/** `core.commentChar` (or its newer name `core.commentString`), as git reads it for this commit. */
+async function readCommentChar(repo: Repo): Promise<string | undefined> {
+  const { stdout } = await runGit(['config', '--get-regexp', '^core\\.comment(char|string)$'], { cwd: repo.workTree ?? repo.gitDir });
+  const last = stdout.split('\n').filter(Boolean).pop() ?? '';
+  const space = last.indexOf(' ');
+  return space === -1 ? undefined : last.slice(space + 1);
 }

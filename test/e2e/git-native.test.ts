@@ -320,6 +320,37 @@ describe('the Cortex-Session trailer', () => {
   });
 });
 
+describe('the Cortex-Session trailer while a session is active', () => {
+  /** A repository with `cortex init`, a Claude Code session active in it, and a staged change. */
+  function repoWithSession() {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 'sess-now', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    return { env, g, dir };
+  }
+
+  it('leaves an empty message empty, so quitting the editor still aborts the commit (comments, commit -v, an untouched template)', () => {
+    const { env, g, dir } = repoWithSession();
+    const head = g(dir, 'rev-parse', 'HEAD');
+    const template = join(tempDir(), 'template');
+    writeFileSync(template, 'Ticket: \n');
+    // GIT_EDITOR=true: the editor opens and closes, nothing written.
+    const abandon = (...args: string[]) => spawnSync('git', [...args], { cwd: dir, env: { ...env, GIT_EDITOR: 'true' }, encoding: 'utf8' });
+    for (const args of [['commit'], ['commit', '-v'], ['-c', 'core.commentChar=;', 'commit'], ['-c', 'core.commentChar=auto', 'commit'], ['commit', '-m', ' \n']]) {
+      const result = abandon(...args);
+      expect({ args, code: result.status, stderr: result.stderr.trim() }).toEqual({ args, code: 1, stderr: 'Aborting commit due to empty commit message.' });
+    }
+    expect(abandon('commit', '-t', template).stderr).toContain('you did not edit the message');
+    expect(g(dir, 'rev-parse', 'HEAD')).toBe(head);
+    g(dir, 'commit', '-qm', 'now with a message');
+    expect(g(dir, 'log', '-1', '--format=%(trailers:key=Cortex-Session,valueonly)').trim()).toBe('sess-now');
+  });
+});
+
 describe('team sync through a shared remote', () => {
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
