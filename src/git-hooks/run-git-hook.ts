@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { refreshProjections } from '../workspace/refresh.js';
 import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
-import { cortexDir, discoverRepo, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
+import { cortexDir, discoverRepo, hasGitState, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
 import { runGit } from '../git/run-git.js';
 import { append, buildEvents, captureContext, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
@@ -23,6 +23,12 @@ export interface GitHookIO {
 }
 
 const TRAILER = 'Cortex-Session';
+/**
+ * What git keeps while it makes commits nobody is writing now: the sequencer replaying old ones
+ * (rebase, cherry-pick, revert, one or a range; a revert done in one go leaves only MERGE_MSG),
+ * a merge or a squash merge being concluded. The hook's source does not say: a replay is `message`.
+ */
+const REPLAYING = ['rebase-merge', 'rebase-apply', 'sequencer', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_HEAD', 'MERGE_MSG', 'SQUASH_MSG'];
 
 export async function runGitHook(name: string | undefined, io: GitHookIO): Promise<void> {
   let repo: Repo | undefined;
@@ -98,15 +104,16 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
     }
     case 'prepare-commit-msg': {
       const [file, source = ''] = io.args;
-      // A merge brings another branch's work; an untouched template aborts only while it is untouched.
-      if (!file || source === 'merge' || source === 'template') return '';
+      // A merge or a squash brings another branch's work; an untouched template aborts only while it is untouched.
+      if (!file || source === 'merge' || source === 'squash' || source === 'template') return '';
       const session = await readActiveSession(cortexDir(repo));
       if (!session) return '';
+      if (await hasGitState(repo, REPLAYING)) return 'git is replaying or merging commits, no trailer';
       // Git runs this hook before the editor: an empty message now is what the user is about to
       // write, and one left empty aborts the commit. With our trailer in it, it would commit.
       if (isEmptyMessage(await readFile(file, 'utf8'), await readCommentChar(repo))) return 'empty message, no trailer (an empty message aborts the commit)';
-      // A message that already names a session (an amend, a cherry-pick, a reused message) keeps
-      // it: the commit's work came from that session, and two trailers would credit both.
+      // A message that already names a session (an amend, a reused message) keeps it: the
+      // commit's work came from that session, and two trailers would credit both.
       const result = await runGit(['interpret-trailers', '--in-place', '--if-exists', 'doNothing', '--trailer', `${TRAILER}: ${session}`, file], { cwd: repo.workTree ?? repo.gitDir });
       return result.code === 0 ? `trailer ${TRAILER}: ${session}` : `could not add the trailer: ${result.stderr.trim()}`;
     }

@@ -90,6 +90,15 @@ async function findRepo(cwd: string): Promise<Repo> {
 
 export const cortexDir = (repo: Repo): string => join(repo.commonDir, 'cortex');
 
+/**
+ * Whether this worktree's git dir holds any of these files git keeps while an operation is under
+ * way (MERGE_HEAD, rebase-merge, CHERRY_PICK_HEAD…): each worktree has its own.
+ */
+export async function hasGitState(repo: Repo, names: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(names.map((name) => stat(join(repo.gitDir, name)).then(() => true, () => false)));
+  return found.some(Boolean);
+}
+
 export interface HeadState {
   /** Short branch name, or null when HEAD is detached. */
   branch: string | null;

@@ -1,7 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startInBackground } from '../background.js';
-import { cortexDir, type Repo } from '../git/repo.js';
+import { cortexDir, hasGitState, type Repo } from '../git/repo.js';
 import { gitOutput } from '../git/run-git.js';
 import type { Journal } from '../journal/journal.js';
 import type { RegenerateOptions } from './regenerate.js';
@@ -47,7 +45,4 @@ export async function refreshProjections(journal: Journal, options: RefreshOptio
 
 const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];
 
-async function operationInProgress(repo: Repo, except: readonly string[]): Promise<boolean> {
-  const found = await Promise.all(IN_PROGRESS.filter((name) => !except.includes(name)).map((name) => stat(join(repo.gitDir, name)).then(() => true, () => false)));
-  return found.some(Boolean);
-}
+const operationInProgress = (repo: Repo, except: readonly string[]): Promise<boolean> => hasGitState(repo, IN_PROGRESS.filter((name) => !except.includes(name)));

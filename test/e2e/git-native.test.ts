@@ -351,6 +351,52 @@ describe('the Cortex-Session trailer while a session is active', () => {
   });
 });
 
+describe('the Cortex-Session trailer and commits git replays', () => {
+  it('rebase, cherry-pick, revert and merges made while a session is active leave the messages alone; a commit written now gets it', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    const commit = (file: string, message: string) => {
+      writeFileSync(join(dir, file), message);
+      g(dir, 'add', '-A');
+      gitWith({ ...env, GIT_AUTHOR_EMAIL: 'bob@example.com' })(dir, 'commit', '-qm', message);
+    };
+    // Bob's work, from before the session.
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    commit('f1.txt', 'feature one');
+    commit('f2.txt', 'feature two');
+    g(dir, 'checkout', '-q', '-b', 'hotfix', 'main');
+    commit('h.txt', 'hotfix');
+    g(dir, 'checkout', '-q', '-b', 'clash', 'main');
+    commit('a.txt', 'clash on a');
+    g(dir, 'checkout', '-q', 'main');
+    commit('m.txt', 'main moves on');
+    cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 'sess-now', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+
+    g(dir, 'checkout', '-q', 'feature');
+    g(dir, 'rebase', '-q', 'main');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'cherry-pick', 'hotfix');
+    g(dir, 'cherry-pick', 'feature~2..feature');
+    g(dir, 'revert', '--no-edit', 'HEAD');
+    g(dir, 'revert', '--no-edit', 'HEAD~4..HEAD~2');
+    g(dir, 'merge', '-q', '--squash', 'hotfix');
+    g(dir, 'commit', '-qm', 'squash merge of hotfix');
+    writeFileSync(join(dir, 'a.txt'), 'main side');
+    g(dir, 'commit', '-qam', 'main on a');
+    expect(spawnSync('git', ['merge', 'clash'], { cwd: dir, env }).status).not.toBe(0);
+    writeFileSync(join(dir, 'a.txt'), 'resolved');
+    g(dir, 'commit', '-qam', 'merge clash, resolved');
+    writeFileSync(join(dir, 'n.txt'), 'new');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'written now');
+
+    const stamped = g(dir, 'log', '--all', '--format=%s|%(trailers:key=Cortex-Session,valueonly,separator=%x2C)').split('\n').filter((line) => !line.endsWith('|') && line !== '');
+    expect(stamped).toEqual(['written now|sess-now', 'main on a|sess-now']);
+  });
+});
+
 describe('team sync through a shared remote', () => {
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
