@@ -38,8 +38,8 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
   const journal = () => openJournal(repo);
   const session = str(payload.session_id) ?? 'unknown-session';
   // Commits made while a session works carry its id as a trailer (prepare-commit-msg).
-  if (event === 'SessionEnd') await markSessionEnded(cortexDir(repo), session);
-  else if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'Stop') await markSessionActive(cortexDir(repo), session);
+  if (event === 'SessionEnd') await markSessionEnded(repo, session);
+  else if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'Stop') await markSessionActive(repo, session);
   let outcome: CaptureOutcome;
   switch (event) {
     case 'SessionStart':

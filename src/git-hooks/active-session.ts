@@ -1,26 +1,35 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Repo } from '../git/repo.js';
 
 /**
- * Which Claude Code session is working in this clone right now, so a commit made meanwhile can
- * carry a `Cortex-Session:` trailer. Claude Code's hooks keep it fresh; SessionEnd clears it;
+ * Which Claude Code session is working in this worktree right now, so a commit made meanwhile
+ * can carry a `Cortex-Session:` trailer. Claude Code's hooks keep it fresh; SessionEnd clears it;
  * a record untouched for 12 hours is stale (a session killed without SessionEnd).
+ *
+ * One record per worktree, in the worktree's own git dir (`.git/cortex/` for the main one, where
+ * it always was; `.git/worktrees/<name>/cortex/` for a linked one, which `git worktree remove`
+ * takes with it): a session per worktree is a common way to work in parallel, and one shared
+ * record gave a commit in one worktree the session of another.
  */
 const STALE_MS = 12 * 3_600_000;
-const path = (cortexDir: string) => join(cortexDir, 'active-session.json');
+const path = (repo: Repo) => join(repo.gitDir, 'cortex', 'active-session.json');
 
-export async function markSessionActive(cortexDir: string, session: string): Promise<void> {
-  await writeFile(path(cortexDir), JSON.stringify({ session, ts: new Date().toISOString() })).catch(() => undefined);
+export async function markSessionActive(repo: Repo, session: string): Promise<void> {
+  const file = path(repo);
+  await mkdir(dirname(file), { recursive: true })
+    .then(() => writeFile(file, JSON.stringify({ session, ts: new Date().toISOString() })))
+    .catch(() => undefined);
 }
 
-export async function markSessionEnded(cortexDir: string, session: string): Promise<void> {
-  const current = await readActiveSession(cortexDir);
-  if (current === session) await rm(path(cortexDir), { force: true });
+export async function markSessionEnded(repo: Repo, session: string): Promise<void> {
+  const current = await readActiveSession(repo);
+  if (current === session) await rm(path(repo), { force: true });
 }
 
-export async function readActiveSession(cortexDir: string, now = Date.now()): Promise<string | null> {
+export async function readActiveSession(repo: Repo, now = Date.now()): Promise<string | null> {
   try {
-    const record = JSON.parse(await readFile(path(cortexDir), 'utf8')) as { session?: unknown; ts?: unknown };
+    const record = JSON.parse(await readFile(path(repo), 'utf8')) as { session?: unknown; ts?: unknown };
     if (typeof record.session !== 'string' || typeof record.ts !== 'string') return null;
     return now - Date.parse(record.ts) < STALE_MS ? record.session : null;
   } catch {

@@ -106,7 +106,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const [file, source = ''] = io.args;
       // A merge or a squash brings another branch's work; an untouched template aborts only while it is untouched.
       if (!file || source === 'merge' || source === 'squash' || source === 'template') return '';
-      const session = await readActiveSession(cortexDir(repo));
+      const session = await readActiveSession(repo);
       if (!session) return '';
       if (await hasGitState(repo, REPLAYING)) return 'git is replaying or merging commits, no trailer';
       // Git runs this hook before the editor: an empty message now is what the user is about to

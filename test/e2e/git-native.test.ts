@@ -397,6 +397,30 @@ describe('the Cortex-Session trailer and commits git replays', () => {
   });
 });
 
+describe('the Cortex-Session trailer in linked worktrees', () => {
+  it('a commit carries the session working in its own worktree, not the one whose hook ran last in another', () => {
+    const { g, dir } = initializedRepo();
+    const linked = join(tempDir(), 'linked');
+    g(dir, 'worktree', 'add', '-q', '-b', 'feature', linked);
+    const hook = (event: 'SessionStart' | 'UserPromptSubmit' | 'SessionEnd', session: string, cwd: string) =>
+      cortex(cwd, ['hook', event.replace(/(?<=.)([A-Z])/g, '-$1').toLowerCase()], { input: JSON.stringify({ session_id: session, cwd, hook_event_name: event, prompt: 'go on', source: 'startup' }) });
+    const commit = (cwd: string, file: string) => {
+      writeFileSync(join(cwd, file), file);
+      g(cwd, 'add', '-A');
+      g(cwd, 'commit', '-qm', `${file} work`);
+      return g(cwd, 'log', '-1', '--format=%(trailers:key=Cortex-Session,valueonly)').trim();
+    };
+    hook('SessionStart', 'sess-main', dir);
+    hook('UserPromptSubmit', 'sess-linked', linked);
+    expect(commit(dir, 'm.txt')).toBe('sess-main');
+    expect(commit(linked, 'l.txt')).toBe('sess-linked');
+    // Ending one session leaves the other worktree's alone.
+    hook('SessionEnd', 'sess-linked', linked);
+    expect(commit(linked, 'l2.txt')).toBe('');
+    expect(commit(dir, 'm2.txt')).toBe('sess-main');
+  });
+});
+
 describe('team sync through a shared remote', () => {
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
