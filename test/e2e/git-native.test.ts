@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
+import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
 import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 
 /** git with `cortex` on PATH, as a user's shell has it (hooks and the merge driver call it). */
@@ -298,6 +298,23 @@ describe('git hooks next to the user\'s own', () => {
     g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
     g(dir, 'branch', '-D', 'feature');
     expect(decisionTexts(dir)).toEqual(['Feature decision after the first commit']);
+  });
+});
+
+describe('the scripts in hooks/ (for hook managers that run their own)', () => {
+  it('let git commit, check out and push without cortex on PATH', () => {
+    const env = { ...process.env, PATH: dirname(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()) };
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const remote = join(tempDir(), 'remote.git');
+    g(dir, 'init', '-q', '--bare', remote);
+    g(dir, 'config', 'core.hooksPath', join(dirname(dirname(CLI)), 'hooks'));
+    writeFileSync(join(dir, 'b.txt'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'without cortex');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    g(dir, 'push', '-q', remote, 'feature');
+    expect(g(remote, 'log', '-1', '--format=%s', 'feature').trim()).toBe('without cortex');
   });
 });
 
