@@ -391,6 +391,7 @@ describe('the tracked files', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     const transcript = join(tempDir(), 't.jsonl');
     writeFileSync(transcript, session([assistant("I'll go with Postgres rather than SQLite since we need concurrent writers."), toolUse('t1', 'Edit', { file_path: join(dir, 'a.txt'), old_string: '1', new_string: '2' }), toolResult('t1', 'ok')]));
+    writeFileSync(join(dir, 'a.txt'), '2'); // the session's edit: a tree it changed
     // The real path: the hook returns at once and a background `cortex projections --write` follows.
     const result = cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }), env: { CORTEX_FOREGROUND: '' } });
     expect(result).toMatchObject({ code: 0, stdout: '' });
