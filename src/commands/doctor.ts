@@ -1,9 +1,14 @@
+import { discoverRepo } from '../git/repo.js';
 import { diagnose, type Status } from '../install/diagnose.js';
-import { openJournalAt, paintFor, printJson, type CommandIO } from './io.js';
+import { paintFor, printJson, type CommandIO } from './io.js';
 
-/** `cortex doctor`: one line per check, with what to do; exit 1 when something is broken. */
+/**
+ * `cortex doctor`: one line per check, with what to do; exit 1 when something is broken. Only a
+ * missing repository stops it: a check that throws is reported as a failing line like any other.
+ */
 export async function runDoctor(args: { json?: boolean }, io: CommandIO): Promise<number> {
-  const diagnosis = await diagnose(await openJournalAt(io), io.env);
+  const onError = io.env.CORTEX_DEBUG ? (check: string, err: unknown) => void io.stderr.write(`cortex doctor: ${check}: ${(err as Error)?.stack ?? String(err)}\n`) : undefined;
+  const diagnosis = await diagnose(await discoverRepo(io.cwd), io.env, { onError });
   const { findings } = diagnosis;
   const failed = !diagnosis.healthy;
   if (args.json) {

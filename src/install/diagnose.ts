@@ -8,9 +8,10 @@ import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
 import { cortexDir, type Repo } from '../git/repo.js';
+import { readRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
 import { inspectCache, refreshCache } from '../journal/cache.js';
-import type { Journal } from '../journal/journal.js';
+import { journalRef, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { hubCacheDir, locateModel } from '../search/embeddings/locate-model.js';
 import { modelCacheDir } from '../search/embeddings/model.js';
@@ -50,26 +51,53 @@ export interface Diagnosis {
   findings: Finding[];
 }
 
-export async function diagnose(journal: Journal, env: NodeJS.ProcessEnv): Promise<Diagnosis> {
-  const repo = journal.repo;
-  const git = await gitIntegration(repo);
-  const claude = await claudeHooks(repo, env);
+export interface DiagnoseOptions {
+  /** Told about each check that threw (it becomes a failing finding): `CORTEX_DEBUG` prints the stack. */
+  onError?: (check: string, err: unknown) => void;
+}
+
+export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: DiagnoseOptions = {}): Promise<Diagnosis> {
+  // Doctor is where a user learns why Cortex fails: a check that throws is a finding too, and
+  // every other check still runs.
+  const failed = (check: string, err: unknown): Finding => {
+    options.onError?.(check, err);
+    return thrownFinding(check, err);
+  };
+  const guard = async (check: string, run: () => Promise<Finding> | Finding): Promise<Finding> => {
+    try {
+      return await run();
+    } catch (err) {
+      return failed(check, err);
+    }
+  };
+  const git = await gitIntegration(repo).catch((err: unknown) => ({ installed: false, command: undefined, finding: failed('git hooks', err) }));
+  const claude = await claudeHooks(repo, env).catch((err: unknown) => ({ found: false, command: undefined, finding: failed('Claude Code hooks', err) }));
   const command = git.command ?? claude.command ?? 'cortex';
+  const journal = await openJournal(repo).catch((err: unknown) => err instanceof Error ? err : new Error(String(err)));
   const findings = [
     versionFinding('node', process.versions.node, NODE_MIN, 'install Node 20.19 or later'),
-    versionFinding('git', /(\d+\.\d+(?:\.\d+)?)/.exec((await runGit(['--version'], { cwd: repo.workTree ?? repo.gitDir })).stdout)?.[1] ?? '0', GIT_MIN, 'install git 2.31 or later'),
-    onPath(command, env, git.installed || claude.found),
-    await journalFinding(journal),
+    await guard('git', async () => versionFinding('git', /(\d+\.\d+(?:\.\d+)?)/.exec((await runGit(['--version'], { cwd: repo.workTree ?? repo.gitDir })).stdout)?.[1] ?? '0', GIT_MIN, 'install git 2.31 or later')),
+    await guard('cortex on PATH', () => onPath(command, env, git.installed || claude.found)),
+    await guard('journal', async () => {
+      if (journal instanceof Error) throw journal;
+      return journalFinding(journal);
+    }),
     git.finding,
-    await mergeDriver(repo, git.installed),
+    await guard('merge driver', () => mergeDriver(repo, git.installed)),
     claude.finding,
-    await mcpFinding(repo),
-    await searchIndexFinding(journal),
-    await embeddingsFinding(journal),
-    await locksFinding(repo),
-    await logFinding(repo),
+    await guard('MCP server', () => mcpFinding(repo)),
+    await guard('search index', () => searchIndexFinding(repo)),
+    await guard('embeddings', () => embeddingsFinding(repo)),
+    await guard('locks', () => locksFinding(repo)),
+    await guard('hook log', () => logFinding(repo)),
   ];
   return { healthy: !findings.some((f) => f.status === 'fail'), setUp: git.installed || claude.found, findings };
+}
+
+/** A check that threw: what it hit, as a failing line. */
+function thrownFinding(check: string, err: unknown): Finding {
+  const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] as string;
+  return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
 }
 
 function versionFinding(check: string, version: string, min: readonly number[], fix: string): Finding {
@@ -108,12 +136,36 @@ function isExecutable(path: string): boolean {
 
 async function journalFinding(journal: Journal): Promise<Finding> {
   const check = 'journal';
-  if (!(await readTip(journal.store))) return { check, status: 'warn', detail: `${journal.store.ref} does not exist yet`, fix: 'cortex init (or remember something, or run a Claude Code session)' };
+  const { ref } = journal.store;
+  const tip = await readTip(journal.store);
+  if (!tip) return { check, status: 'warn', detail: `${ref} does not exist yet`, fix: 'cortex init (or remember something, or run a Claude Code session)' };
+  const damage = await tipDamage(journal.repo, tip);
+  if (damage) return { check, status: 'fail', detail: `${ref} points at ${damage}: no command can read the journal or add to it`, fix: await restoreJournalFix(journal.repo, ref) };
   const before = await inspectCache(journal.store, journal.cacheDir);
   const meta = await refreshCache(journal.store, journal.cacheDir);
-  const detail = `${journal.store.ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${before.state === 'fresh' ? '' : ' (read cache rebuilt)'}`;
+  const detail = `${ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${before.state === 'fresh' ? '' : ' (read cache rebuilt)'}`;
   if (meta.problems.length > 0) return { check, status: 'warn', detail: `${detail}; ${meta.problems.length} unreadable line${meta.problems.length === 1 ? '' : 's'} skipped`, fix: 'cortex status lists them' };
   return { check, status: 'ok', detail };
+}
+
+/**
+ * What is wrong with the object the journal ref names, or null when it is a commit: a bad gc, a
+ * partial copy of .git or a broken alternates file leaves it missing; a hand edit, something else.
+ */
+async function tipDamage(repo: Repo, tip: string): Promise<string | null> {
+  const type = await runGit(['cat-file', '-t', tip], { cwd: repo.workTree ?? repo.gitDir });
+  if (type.code !== 0) return `a missing object, ${tip}`;
+  const kind = type.stdout.trim();
+  return kind === 'commit' ? null : `a ${kind} (${tip.slice(0, 12)}), not a commit`;
+}
+
+/** Dropping the damaged ref lets `cortex sync` take the remote's journal back (what was never pushed is lost). */
+async function restoreJournalFix(repo: Repo, ref: string): Promise<string> {
+  const remotes = (await runGit(['remote'], { cwd: repo.workTree ?? repo.gitDir })).stdout.split('\n').filter(Boolean);
+  const drop = `git update-ref -d ${ref}`;
+  if (remotes.length === 0) return `restore .git from a backup, or start a new journal: ${drop} && cortex init`;
+  const sync = remotes.includes('origin') ? 'cortex sync' : `cortex sync ${remotes[0]}`;
+  return `${drop} && ${sync} (takes the remote's journal back; memory never pushed is lost)`;
 }
 
 async function gitIntegration(repo: Repo): Promise<{ finding: Finding; installed: boolean; command?: string }> {
@@ -184,19 +236,19 @@ async function mcpFinding(repo: Repo): Promise<Finding> {
   return { check, status: 'info', detail: 'not registered (optional)', fix: 'cortex init --mcp' };
 }
 
-async function searchIndexFinding(journal: Journal): Promise<Finding> {
+async function searchIndexFinding(repo: Repo): Promise<Finding> {
   const check = 'search index';
-  const meta = await readMeta(searchDir(cortexDir(journal.repo)));
+  const meta = await readMeta(searchDir(cortexDir(repo)));
   if (!meta) return { check, status: 'info', detail: 'not built (or from another version): the next search builds it', fix: 'cortex reindex builds it now' };
-  const tip = await readTip(journal.store);
+  const tip = await readRef(repo.commonDir, journalRef());
   if (meta.tip !== tip) return { check, status: 'info', detail: `${meta.count} events, behind the journal: the next search catches up` };
   return { check, status: 'ok', detail: `${meta.count} events, at the journal's tip` };
 }
 
-async function embeddingsFinding(journal: Journal): Promise<Finding> {
+async function embeddingsFinding(repo: Repo): Promise<Finding> {
   const check = 'embeddings';
-  const { settings } = await readSettings(journal);
-  const vectors = await readVectorMeta(vectorsDir(cortexDir(journal.repo)));
+  const { settings } = await readSettings({ repo });
+  const vectors = await readVectorMeta(vectorsDir(cortexDir(repo)));
   let installed = true;
   try {
     createRequire(import.meta.url).resolve('@huggingface/transformers');

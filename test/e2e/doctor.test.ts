@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexOnPath } from '../helpers/cli.js';
-import { tempDir, tempRepo } from '../helpers/repo.js';
+import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 interface Diagnosis {
   healthy: boolean;
@@ -65,5 +65,63 @@ describe('cortex doctor', () => {
     expect(diagnosis.setUp).toBe(false);
     expect(finding(diagnosis, 'cortex on PATH')?.status).toBe('warn');
     expect(text).toContain('run cortex init');
+  });
+
+  describe('with the journal ref damaged (a bad gc, a partial copy of .git), still runs every check and says how to recover', () => {
+    const damaged = () => {
+      const env = { ...cortexOnPath(tempDir()), HOME: tempDir() };
+      const dir = tempRepo({ files: { 'a.txt': '1' } });
+      cortex(dir, ['init'], { env });
+      expect(cortex(dir, ['remember', 'Use Postgres', '-t', 'decision'], { env }).code).toBe(0);
+      return { env, dir };
+    };
+    const otherChecksRan = (d: Diagnosis) => {
+      for (const check of ['cortex on PATH', 'git hooks', 'merge driver', 'Claude Code hooks', 'locks', 'hook log']) expect(finding(d, check)?.status).toBe('ok');
+    };
+
+    it('a ref naming a missing object: with a remote, the fix (drop the ref, cortex sync) brings the journal back', () => {
+      const { env, dir } = damaged();
+      const bare = tempDir();
+      git(bare, 'init', '-q', '--bare');
+      git(dir, 'remote', 'add', 'origin', bare);
+      expect(cortex(dir, ['sync'], { env }).code).toBe(0);
+      writeFileSync(join(dir, '.git', 'refs', 'heads', 'cortex', 'journal'), `${'12345678'.repeat(5)}\n`);
+
+      const { code, diagnosis, text } = doctor(dir, env);
+      expect(code).toBe(1);
+      expect(diagnosis.healthy).toBe(false);
+      expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`points at a missing object, ${'12345678'.repeat(5)}`), fix: 'git update-ref -d refs/heads/cortex/journal && cortex sync (takes the remote\'s journal back; memory never pushed is lost)' });
+      otherChecksRan(diagnosis);
+      expect(text).toContain('something is broken');
+
+      git(dir, 'update-ref', '-d', 'refs/heads/cortex/journal');
+      expect(cortex(dir, ['sync'], { env }).code).toBe(0);
+      expect(doctor(dir, env).diagnosis.healthy).toBe(true);
+      expect(cortex(dir, ['decisions'], { env }).stdout).toContain('Use Postgres');
+    });
+
+    it('a ref naming a blob, without a remote: says what it points at and how to start again', () => {
+      const { env, dir } = damaged();
+      const blob = git(dir, 'hash-object', '-w', 'a.txt').trim();
+      writeFileSync(join(dir, '.git', 'refs', 'heads', 'cortex', 'journal'), `${blob}\n`);
+      const { code, diagnosis } = doctor(dir, env);
+      expect(code).toBe(1);
+      expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`a blob (${blob.slice(0, 12)}), not a commit`), fix: expect.stringContaining('git update-ref -d refs/heads/cortex/journal && cortex init') });
+      otherChecksRan(diagnosis);
+    });
+
+    it('a commit whose tree is missing: the check that throws is a failing line with a fix, not a crash', () => {
+      const { env, dir } = damaged();
+      const parent = git(dir, 'rev-parse', 'refs/heads/cortex/journal').trim();
+      const text = join(tempDir(), 'commit');
+      writeFileSync(text, `tree ${'ab'.repeat(20)}\nparent ${parent}\nauthor Dev <dev@example.com> 1790000000 +0000\ncommitter Dev <dev@example.com> 1790000000 +0000\n\nappend\n`);
+      const commit = git(dir, 'hash-object', '-w', '-t', 'commit', '--literally', text).trim();
+      git(dir, 'update-ref', 'refs/heads/cortex/journal', commit);
+      const { code, diagnosis, text: shown } = doctor(dir, env);
+      expect(code).toBe(1);
+      expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^could not be checked: .*abab/), fix: expect.stringContaining('CORTEX_DEBUG=1') });
+      otherChecksRan(diagnosis);
+      expect(shown).toContain('✗ journal');
+    });
   });
 });
