@@ -154,6 +154,8 @@ async function readCachedConfig(repo: Repo): Promise<Record<string, string>> {
     const match = /^(\S+)(?: (.*))?$/.exec(line);
     if (match) config[(match[1] as string).toLowerCase()] = match[2] ?? 'true';
   }
-  await mkdir(cortexDir(repo), { recursive: true }).then(() => writeFile(cachePath, JSON.stringify({ stamps, config })), () => undefined);
+  // A cache that cannot be written (.git/cortex owned by someone else, a read-only .git) costs
+  // a spawn next time, nothing more.
+  await mkdir(cortexDir(repo), { recursive: true }).then(() => writeFile(cachePath, JSON.stringify({ stamps, config }))).catch(() => undefined);
   return config;
 }

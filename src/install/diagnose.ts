@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
@@ -78,6 +78,7 @@ export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: Diag
     versionFinding('node', process.versions.node, NODE_MIN, 'install Node 20.19 or later'),
     await guard('git', async () => versionFinding('git', /(\d+\.\d+(?:\.\d+)?)/.exec((await runGit(['--version'], { cwd: repo.workTree ?? repo.gitDir })).stdout)?.[1] ?? '0', GIT_MIN, 'install git 2.31 or later')),
     await guard('cortex on PATH', () => onPath(command, env, git.installed || claude.found)),
+    await guard('write access', () => writeAccessFinding(repo)),
     await guard('journal', async () => {
       if (journal instanceof Error) throw journal;
       return journalFinding(journal);
@@ -94,10 +95,12 @@ export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: Diag
   return { healthy: !findings.some((f) => f.status === 'fail'), setUp: git.installed || claude.found, findings };
 }
 
+const isPermissionError = (err: unknown): boolean => ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+
 /** A check that threw: what it hit, as a failing line. */
 function thrownFinding(check: string, err: unknown): Finding {
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] as string;
-  return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
+  return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: isPermissionError(err) ? 'see the write access line' : 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
 }
 
 function versionFinding(check: string, version: string, min: readonly number[], fix: string): Finding {
@@ -134,6 +137,85 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/** A path Cortex writes that the current user cannot. */
+interface Blocked {
+  path: string;
+  /** Its owner's uid, or undefined where uids mean nothing (Windows). */
+  uid?: number;
+  readOnlyFs: boolean;
+}
+
+const SHOWN_PATHS = 3;
+
+/**
+ * Can this user write what Cortex writes: `.git/cortex` (caches, session state, the hook log),
+ * the folder the journal ref lives in and the object folders new journal commits go to? After
+ * `sudo git pull` (whose hooks run Cortex as root) or a root container, they belong to root,
+ * and every hook then fails where nobody sees it: it cannot even write its log.
+ */
+async function writeAccessFinding(repo: Repo): Promise<Finding> {
+  const check = 'write access';
+  const dir = cortexDir(repo);
+  const blocked: Blocked[] = [];
+  const visit = async (path: string, recurse: boolean): Promise<void> => {
+    const problem = await unwritable(path);
+    if (problem) blocked.push(problem);
+    if (!recurse || problem) return;
+    const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) await visit(join(path, entry.name), entry.isDirectory());
+  };
+  // Before .git/cortex exists, the folder it will be made in.
+  if (existsSync(dir)) await visit(dir, true);
+  else await visit(repo.commonDir, false);
+  // A ref moves by renaming a lock file in its folder (or the nearest one that exists).
+  let refDir = dirname(join(repo.commonDir, journalRef()));
+  while (!existsSync(refDir) && refDir.startsWith(repo.commonDir + sep)) refDir = dirname(refDir);
+  await visit(refDir, false);
+  // Loose objects go into objects/<2 hex digits>/; the object files themselves are read-only by design.
+  const objects = join(repo.commonDir, 'objects');
+  await visit(objects, false);
+  for (const entry of await readdir(objects, { withFileTypes: true }).catch(() => [])) {
+    if (entry.isDirectory() && /^[0-9a-f]{2}$/.test(entry.name)) await visit(join(objects, entry.name), false);
+  }
+  if (blocked.length === 0) return { check, status: 'ok', detail: `${dir}, the journal ref and the object folders` };
+
+  const me = process.getuid?.();
+  const owners = [...new Set(blocked.filter((b) => !b.readOnlyFs && b.uid !== undefined && b.uid !== me).map((b) => ownerName(b.uid as number)))];
+  const listed = blocked.slice(0, SHOWN_PATHS).map((b) => b.path).join(', ') + (blocked.length > SHOWN_PATHS ? ` and ${blocked.length - SHOWN_PATHS} more` : '');
+  const consequence = 'hooks capture nothing (and cannot log why), commands that write fail';
+  if (blocked.some((b) => b.readOnlyFs)) return { check, status: 'fail', detail: `on a read-only file system: ${listed}: ${consequence}`, fix: 'Cortex can only read here: use a writable clone to capture' };
+  // What to hand back: .git/cortex whole, else the folder under .git that holds the path.
+  const top = (path: string) => (path === repo.commonDir ? path : join(repo.commonDir, relative(repo.commonDir, path).split(sep)[0] as string));
+  const others = [...new Set(blocked.filter((b) => b.uid !== undefined && b.uid !== me).map((b) => top(b.path)))];
+  const mine = [...new Set(blocked.filter((b) => b.uid === undefined || b.uid === me).map((b) => top(b.path)))];
+  const fix = [...(others.length > 0 ? [`sudo chown -R $(id -un) ${others.join(' ')}`] : []), ...(mine.length > 0 ? [`chmod -R u+w ${mine.join(' ')}`] : [])].join(' && ');
+  return { check, status: 'fail', detail: `not writable by you${owners.length > 0 ? ` (owned by ${owners.join(', ')})` : ''}: ${listed}: ${consequence}`, fix };
+}
+
+async function unwritable(path: string): Promise<Blocked | null> {
+  try {
+    await access(path, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null; // gone meanwhile (a lock released, a cache rewritten)
+    const info = await stat(path).catch(() => null);
+    return { path, uid: process.platform === 'win32' ? undefined : info?.uid, readOnlyFs: code === 'EROFS' };
+  }
+}
+
+/** A uid as a name: from /etc/passwd where there is one (Node has no getpwuid). */
+function ownerName(uid: number): string {
+  if (uid === 0) return 'root';
+  try {
+    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
+    if (line) return line.split(':')[0] as string;
+  } catch {
+    // no passwd file: the number will do
+  }
+  return `uid ${uid}`;
+}
+
 async function journalFinding(journal: Journal): Promise<Finding> {
   const check = 'journal';
   const { ref } = journal.store;
@@ -142,7 +224,12 @@ async function journalFinding(journal: Journal): Promise<Finding> {
   const damage = await tipDamage(journal.repo, tip);
   if (damage) return { check, status: 'fail', detail: `${ref} points at ${damage}: no command can read the journal or add to it`, fix: await restoreJournalFix(journal.repo, ref) };
   const before = await inspectCache(journal.store, journal.cacheDir);
-  const meta = await refreshCache(journal.store, journal.cacheDir);
+  const meta = await refreshCache(journal.store, journal.cacheDir).catch((err: unknown) => {
+    if (isPermissionError(err)) return null;
+    throw err;
+  });
+  // Counting reads through the cache: the write access line says why it cannot be written.
+  if (!meta) return { check, status: 'ok', detail: `${ref} at ${tip.slice(0, 12)} (events not counted: the read cache in ${cortexDir(journal.repo)} cannot be written)` };
   const detail = `${ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${before.state === 'fresh' ? '' : ' (read cache rebuilt)'}`;
   if (meta.problems.length > 0) return { check, status: 'warn', detail: `${detail}; ${meta.problems.length} unreadable line${meta.problems.length === 1 ? '' : 's'} skipped`, fix: 'cortex status lists them' };
   return { check, status: 'ok', detail };

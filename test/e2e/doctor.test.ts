@@ -1,7 +1,9 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexOnPath } from '../helpers/cli.js';
+import { giveToTestUser, isRoot, makeUnwritable, testUser, walk } from '../helpers/other-user.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 interface Diagnosis {
@@ -122,6 +124,72 @@ describe('cortex doctor', () => {
       expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^could not be checked: .*abab/), fix: expect.stringContaining('CORTEX_DEBUG=1') });
       otherChecksRan(diagnosis);
       expect(shown).toContain('✗ journal');
+    });
+  });
+
+  describe('when the user cannot write what Cortex writes (a `sudo git pull` ran its hooks as root)', () => {
+    /** A repository set up by its user, with a remembered decision and Cortex's caches built. */
+    function usersRepo() {
+      const bin = tempDir();
+      const env = { ...cortexOnPath(bin), HOME: tempDir() };
+      const dir = tempRepo({ files: { 'a.txt': '1' } });
+      cortex(dir, ['init'], { env });
+      cortex(dir, ['remember', 'Use Postgres', '-t', 'decision'], { env });
+      cortex(dir, ['decisions'], { env });
+      giveToTestUser(dir, bin, env.HOME);
+      const run = (args: string[]) => cortex(dir, args, { env, as: testUser });
+      const check = () => {
+        const json = run(['doctor', '--json']);
+        return { code: json.code, diagnosis: JSON.parse(json.stdout) as Diagnosis, text: run(['doctor']).stdout };
+      };
+      return { dir, run, check };
+    }
+
+    it.runIf(isRoot)('a .git/cortex owned by root: a ✗ naming it and its owner, with the chown that fixes it', () => {
+      const { dir, run, check } = usersRepo();
+      const cortexDir = join(dir, '.git', 'cortex');
+      makeUnwritable(cortexDir);
+      // Its config cache gone too: reading the config must not need to write it back.
+      rmSync(join(cortexDir, 'config.json'));
+
+      const { code, diagnosis, text } = check();
+      expect(code).toBe(1);
+      expect(finding(diagnosis, 'write access')).toEqual({
+        check: 'write access',
+        status: 'fail',
+        detail: `not writable by you (owned by root): ${cortexDir}: hooks capture nothing (and cannot log why), commands that write fail`,
+        fix: `sudo chown -R $(id -un) ${cortexDir}`,
+      });
+      for (const check of ['journal', 'git hooks', 'Claude Code hooks', 'locks', 'hook log']) expect(finding(diagnosis, check)?.status).toBe('ok');
+      expect(finding(diagnosis, 'embeddings')?.status).toBe('info');
+      expect(text).toMatch(/✗ write access +not writable by you \(owned by root\)/);
+
+      // The fix, as the user would run it, makes doctor content.
+      execFileSync('sh', ['-c', (finding(diagnosis, 'write access')?.fix as string).replace('sudo ', '').replace('$(id -un)', String(testUser?.uid))]);
+      expect(finding(check().diagnosis, 'write access')?.status).toBe('ok');
+      expect(run(['remember', 'Use Kafka', '-t', 'decision']).code).toBe(0);
+    });
+
+    it('object folders and a .git/cortex the user owns but cannot write: chmod u+w for theirs, and root\'s named', () => {
+      const { dir, check } = usersRepo();
+      const cortexDir = join(dir, '.git', 'cortex');
+      walk(cortexDir, (p) => chmodSync(p, statSync(p).mode & ~0o222));
+      const objects = join(dir, '.git', 'objects');
+      const objectDir = join(objects, readdirSync(objects).find((n) => /^[0-9a-f]{2}$/.test(n)) as string);
+      const undo = makeUnwritable(objectDir);
+      try {
+        const { code, diagnosis } = check();
+        expect(code).toBe(1);
+        expect(finding(diagnosis, 'write access')).toMatchObject({
+          status: 'fail',
+          detail: expect.stringContaining(`${cortexDir}, ${objectDir}`),
+          fix: isRoot ? `sudo chown -R $(id -un) ${objects} && chmod -R u+w ${cortexDir}` : `chmod -R u+w ${cortexDir} ${objects}`,
+        });
+        if (isRoot) expect(finding(diagnosis, 'write access')?.detail).toContain('(owned by root)');
+      } finally {
+        walk(cortexDir, (p) => chmodSync(p, statSync(p).mode | 0o200));
+        undo();
+      }
     });
   });
 });

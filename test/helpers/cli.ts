@@ -14,11 +14,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cortex(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+/** `as`: run as another user (only root can), e.g. one who cannot write what root left behind. */
+export function cortex(cwd: string, args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; as?: { uid: number; gid: number } } = {}): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd,
     input: options.input,
     encoding: 'utf8',
+    ...options.as,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     maxBuffer: 256 * 1024 * 1024,
   });
