@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import { refreshProjections } from '../workspace/refresh.js';
 import { cortexDir, discoverRepo, type Repo } from '../git/repo.js';
 import { openJournal } from '../journal/journal.js';
@@ -101,6 +102,18 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
 /** An expected problem: reported in one line, the hook still exits 0. */
 class HookProblem extends Error {}
 
+/**
+ * What a write was refused on, or null: a `.git/cortex` left to root by a `sudo git pull`, a
+ * read-only mount. Not a bug to log a stack for, but a setup the user has to fix. A file inside
+ * `.git/cortex` (often a temp file) is named by the folder, which is what needs fixing.
+ */
+function deniedPath(err: unknown, cortexDir: string | undefined): string | null {
+  const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return null;
+  const where = path === undefined ? 'a file Cortex keeps' : cortexDir && (path === cortexDir || path.startsWith(`${cortexDir}${sep}`)) ? cortexDir : path;
+  return `${where} (${code})`;
+}
+
 function parsePayload(text: string): Payload {
   if (text.trim() === '') throw new HookProblem('empty payload on stdin; nothing captured');
   let value: unknown;
@@ -145,9 +158,13 @@ export async function runHook(eventName: string | undefined, io: HookIO): Promis
       if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: timed out after ${HOOK_BUDGET_MS[event]} ms`);
     }
   } catch (err) {
-    const expected = err instanceof HookProblem || isCortexError(err);
-    const message = err instanceof Error ? err.message : String(err);
+    const denied = deniedPath(err, logDir);
+    const expected = err instanceof HookProblem || isCortexError(err) || denied !== null;
+    const message = denied ? `cannot write ${denied}: nothing stored; cortex doctor says how to fix it` : err instanceof Error ? err.message : String(err);
     io.stderr.write(`cortex hook ${kebab(event)}: ${expected ? message : `unexpected error (${message.split('\n')[0]}); see .git/cortex/log`}\n`);
+    // Claude Code shows nobody a hook's stderr on exit 0, and the log is likely as unwritable as
+    // what failed: once a session, at its start, the user is told.
+    if (denied && event === 'SessionStart') io.stdout.write(`${JSON.stringify({ systemMessage: `Cortex cannot write ${denied}, so this session's memory will not be saved. Run cortex doctor for the fix.` })}\n`);
     if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: ${expected ? message : (err as Error)?.stack ?? message}`);
   } finally {
     clearTimeout(timer);

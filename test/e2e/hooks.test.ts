@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
 import { spawnSync } from 'node:child_process';
 import { CLI, cortex, cortexJson } from '../helpers/cli.js';
+import { giveToTestUser, makeUnwritable, testUser } from '../helpers/other-user.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
@@ -180,6 +181,32 @@ describe('hooks fail open', () => {
       expect(result.status).toBe(0);
       expect(result.stderr).toContain('transcript unreadable');
     }
+  });
+
+  it('a .git/cortex the user cannot write (left to root by a sudo git pull): exit 0, one stderr line naming it; session-start tells the user', () => {
+    const dir = tempRepo();
+    cortex(dir, ['remember', 'kept', '-t', 'decision']);
+    const transcript = join(tempDir(), 'session.jsonl');
+    writeFileSync(transcript, session([assistant('[MEMORY: decision] Use Kafka because it is durable.')]));
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+    giveToTestUser(dir, dirname(transcript));
+    const cortexDir = join(dir, '.git', 'cortex');
+    const undo = makeUnwritable(cortexDir);
+    try {
+      const hook = (event: string) => cortex(dir, ['hook', event], { input: stopPayload(dir, transcript, { hook_event_name: event }), as: testUser });
+      const stop = hook('stop');
+      expect(stop).toMatchObject({ code: 0, stdout: '' });
+      expect(stop.stderr).toBe(`cortex hook stop: cannot write ${cortexDir} (EACCES): nothing stored; cortex doctor says how to fix it\n`);
+
+      // Claude Code shows the user a systemMessage; stderr on exit 0 reaches nobody.
+      const start = hook('session-start');
+      expect(start.code).toBe(0);
+      expect(JSON.parse(start.stdout)).toEqual({ systemMessage: `Cortex cannot write ${cortexDir} (EACCES), so this session's memory will not be saved. Run cortex doctor for the fix.` });
+      expect(start.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      undo();
+    }
+    expect(git(dir, '-c', 'safe.directory=*', 'rev-parse', 'cortex/journal')).toBe(before);
   });
 
   it('outside a repository: exit 0, one stderr line', () => {
