@@ -7,12 +7,13 @@ import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
-import { cortexDir, type Repo } from '../git/repo.js';
+import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
 import { readRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
 import { inspectCache, refreshCache } from '../journal/cache.js';
 import { journalRef, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
+import { parseSettings, SETTING_KEYS } from '../projections/settings.js';
 import { hubCacheDir, locateModel } from '../search/embeddings/locate-model.js';
 import { modelCacheDir } from '../search/embeddings/model.js';
 import { readVectorMeta, vectorsDir } from '../search/embeddings/vectors.js';
@@ -41,6 +42,8 @@ const NODE_MIN = [20, 19];
 /** `git rev-parse --path-format` (where hooks live, with worktrees) came in 2.31. */
 const GIT_MIN = [2, 31];
 const STALE_LOCK_MS = 10 * 60_000;
+/** `cortex --version` starts in well under a second, even on a busy machine. */
+const VERSION_TIMEOUT_MS = 5_000;
 const LOG_DAYS = 7;
 
 export interface Diagnosis {
@@ -86,6 +89,7 @@ export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: Diag
     git.finding,
     await guard('merge driver', () => mergeDriver(repo, git.installed)),
     claude.finding,
+    await guard('settings', () => settingsFinding(repo)),
     await guard('MCP server', () => mcpFinding(repo)),
     await guard('search index', () => searchIndexFinding(repo)),
     await guard('embeddings', () => embeddingsFinding(repo)),
@@ -123,9 +127,28 @@ function onPath(command: string, env: NodeJS.ProcessEnv, hooksInstalled: boolean
     };
   }
   if (program !== 'cortex') return { check, status: 'ok', detail: `${found} (the hooks run "${command}")` };
-  const version = spawnSync(found, ['--version'], { encoding: 'utf8', env, timeout: 10_000 }).stdout?.trim();
+  // A link or wrapper to a moved or deleted clone is found on PATH and executable, and fails.
+  const run = spawnSync(found, ['--version'], { encoding: 'utf8', env, timeout: VERSION_TIMEOUT_MS });
+  if (run.error || run.status !== 0) {
+    const why = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' ? `did not answer in ${VERSION_TIMEOUT_MS / 1000} s`
+      : run.error ? `failed: ${run.error.message}`
+      : `exited ${run.status ?? run.signal}${firstError(run.stderr) ? `: ${firstError(run.stderr)}` : ''}`;
+    return {
+      check,
+      status: hooksInstalled ? 'fail' : 'warn',
+      detail: `${found} does not run (cortex --version ${why})${hooksInstalled ? ': the git and Claude Code hooks call it, and it does nothing for them' : ''}`,
+      fix: `point ${found} at a working Cortex (a link to a moved clone: in the clone, npm ci && npm run build && npm link)`,
+    };
+  }
+  const version = run.stdout.trim();
   if (version && version !== VERSION) return { check, status: 'warn', detail: `${found} is version ${version}, this is ${VERSION}`, fix: 'npm link the clone you run, so the hooks run the same version' };
   return { check, status: 'ok', detail: found };
+}
+
+/** The line of a failed program's stderr that says what went wrong (Node prints a stack frame first). */
+function firstError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  return (lines.find((l) => /error/i.test(l)) ?? lines[0] ?? '').slice(0, 200);
 }
 
 function isExecutable(path: string): boolean {
@@ -289,12 +312,13 @@ async function mergeDriver(repo: Repo, expected: boolean): Promise<Finding> {
 
 async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ finding: Finding; found: boolean; command?: string }> {
   const check = 'Claude Code hooks';
-  const files = [
-    ...(repo.workTree ? [join(repo.workTree, '.claude', 'settings.json'), join(repo.workTree, '.claude', 'settings.local.json')] : []),
-    join(env.HOME ?? homedir(), '.claude', 'settings.json'),
-  ];
+  const project = repo.workTree ? join(repo.workTree, '.claude', 'settings.json') : null;
+  const local = repo.workTree ? join(repo.workTree, '.claude', 'settings.local.json') : null;
+  const user = join(env.HOME ?? homedir(), '.claude', 'settings.json');
+  const files = [project, local, user].filter((f) => f !== null);
   const events = new Map<string, string>();
   const where: string[] = [];
+  const disabled = new Map<string, boolean>();
   for (const file of files) {
     let value: Record<string, unknown>;
     try {
@@ -305,12 +329,35 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
     const ours = cortexHooksIn(value);
     if (ours.size > 0) where.push(file);
     for (const [event, command] of ours) events.set(event, command);
+    if (typeof value.disableAllHooks === 'boolean') disabled.set(file, value.disableAllHooks);
   }
   const command = [...events.values()][0]?.replace(/ hook [a-z-]+$/, '');
   const missing = INSTALLS.map((i) => i.event).filter((e) => !events.has(e));
   if (events.size === 0) return { found: false, finding: { check, status: 'warn', detail: 'not installed: Claude Code sessions are not captured', fix: 'cortex init (without --no-claude)' } };
+  // The most specific file that says wins, as Claude Code ranks them.
+  const decides = [local, project, user].find((f) => f !== null && disabled.has(f));
+  if (decides && disabled.get(decides)) return { found: true, command, finding: { check, status: 'fail', detail: `"disableAllHooks": true in ${decides}: Claude Code runs none of them, so sessions are not captured`, fix: `remove "disableAllHooks" from ${decides}` } };
   if (missing.length > 0) return { found: true, command, finding: { check, status: 'warn', detail: `missing for ${missing.join(', ')} (in ${where.join(', ')})`, fix: 'cortex init' } };
   return { found: true, command, finding: { check, status: 'ok', detail: `${events.size} events, in ${where.join(', ')}` } };
+}
+
+/**
+ * `git config cortex.*` values every command refuses (and replaces with the default, with a
+ * warning on each run): the same validation, and for each bad key the scope to unset it in.
+ */
+async function settingsFinding(repo: Repo): Promise<Finding> {
+  const check = 'settings';
+  const config = await readGitConfig(repo);
+  const { problems } = await readSettings({ repo });
+  const set = SETTING_KEYS.filter((key) => config[key] !== undefined);
+  if (problems.length === 0) return { check, status: 'ok', detail: set.length === 0 ? 'the defaults (no git config cortex.*)' : `git config ${set.join(', ')}` };
+  const bad = set.filter((key) => parseSettings({ [key]: config[key] as string }).problems.length > 0);
+  const unsets = await Promise.all(bad.map(async (key) => {
+    const scope = (await runGit(['config', '--show-scope', '--get-all', key], { cwd: repo.workTree ?? repo.gitDir })).stdout.trim().split('\n').at(-1)?.split('\t')[0];
+    const flag = scope === 'global' || scope === 'system' || scope === 'worktree' ? ` --${scope}` : '';
+    return `${scope === 'system' ? 'sudo ' : ''}git config${flag} --unset-all ${key}`;
+  }));
+  return { check, status: 'warn', detail: problems.join('; '), fix: `set ${bad.length === 1 ? 'it' : 'each'} within range, or drop ${bad.length === 1 ? 'it' : 'them'}: ${unsets.join(' && ')}` };
 }
 
 async function mcpFinding(repo: Repo): Promise<Finding> {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexOnPath } from '../helpers/cli.js';
@@ -30,7 +30,7 @@ describe('cortex doctor', () => {
     const { code, diagnosis, text } = doctor(dir, env);
     expect(code).toBe(0);
     expect(diagnosis).toMatchObject({ healthy: true, setUp: true });
-    for (const check of ['cortex on PATH', 'journal', 'git hooks', 'merge driver', 'Claude Code hooks', 'locks', 'hook log']) expect(finding(diagnosis, check)?.status).toBe('ok');
+    for (const check of ['cortex on PATH', 'write access', 'journal', 'git hooks', 'merge driver', 'Claude Code hooks', 'settings', 'locks', 'hook log']) expect(finding(diagnosis, check)?.status).toBe('ok');
     expect(text).toMatch(/all good|works, with warnings/);
   });
 
@@ -67,6 +67,75 @@ describe('cortex doctor', () => {
     expect(diagnosis.setUp).toBe(false);
     expect(finding(diagnosis, 'cortex on PATH')?.status).toBe('warn');
     expect(text).toContain('run cortex init');
+  });
+
+  describe('says what stops capture even though everything is installed', () => {
+    const installed = () => {
+      const env = { ...cortexOnPath(tempDir()), HOME: tempDir() };
+      const dir = tempRepo({ files: { 'a.txt': '1' } });
+      cortex(dir, ['init'], { env });
+      return { env, dir };
+    };
+
+    it('"disableAllHooks": true in the Claude Code settings that decide (settings.local.json over settings.json over the user\'s)', () => {
+      const { env, dir } = installed();
+      const local = join(dir, '.claude', 'settings.local.json');
+      writeFileSync(local, '{ "disableAllHooks": true }');
+      const off = doctor(dir, env);
+      expect(off.code).toBe(1);
+      expect(finding(off.diagnosis, 'Claude Code hooks')).toEqual({ check: 'Claude Code hooks', status: 'fail', detail: `"disableAllHooks": true in ${local}: Claude Code runs none of them, so sessions are not captured`, fix: `remove "disableAllHooks" from ${local}` });
+      expect(off.text).toContain('something is broken');
+
+      // The user's own settings turn them off unless the project says otherwise.
+      const mine = join(env.HOME, '.claude', 'settings.json');
+      mkdirSync(dirname(mine));
+      writeFileSync(mine, '{ "disableAllHooks": true }');
+      writeFileSync(local, '{ "disableAllHooks": false }');
+      expect(finding(doctor(dir, env).diagnosis, 'Claude Code hooks')?.status).toBe('ok');
+      rmSync(local);
+      expect(finding(doctor(dir, env).diagnosis, 'Claude Code hooks')).toMatchObject({ status: 'fail', fix: `remove "disableAllHooks" from ${mine}` });
+    });
+
+    it('a cortex on PATH that does not run (a link to a moved clone) or does not answer', () => {
+      const { dir } = installed();
+      const bin = tempDir();
+      const env = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tempDir() };
+      writeFileSync(join(bin, 'cortex'), '#!/bin/sh\nexec node /nonexistent/cortex/dist/cli.js "$@"\n', { mode: 0o755 });
+      const broken = doctor(dir, env);
+      expect(broken.code).toBe(1);
+      expect(finding(broken.diagnosis, 'cortex on PATH')).toMatchObject({
+        status: 'fail',
+        detail: `${join(bin, 'cortex')} does not run (cortex --version exited 1: Error: Cannot find module '/nonexistent/cortex/dist/cli.js'): the git and Claude Code hooks call it, and it does nothing for them`,
+        fix: expect.stringContaining('npm link'),
+      });
+
+      writeFileSync(join(bin, 'cortex'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+      const hung = cortex(dir, ['doctor', '--json'], { env });
+      expect(finding(JSON.parse(hung.stdout) as Diagnosis, 'cortex on PATH')).toMatchObject({ status: 'fail', detail: expect.stringContaining('(cortex --version did not answer in 5 s)') });
+    });
+
+    it('git config cortex.* values every command refuses, with the unset for the scope each is in', () => {
+      const { env: base, dir } = installed();
+      const env = { ...base, GIT_CONFIG_GLOBAL: join(tempDir(), 'gitconfig') };
+      git(dir, 'config', 'cortex.budget', '-5');
+      git(dir, 'config', 'cortex.minSimilarity', '0.3');
+      writeFileSync(env.GIT_CONFIG_GLOBAL, '[cortex]\n\trecallBudget = lots\n');
+      expect(cortex(dir, ['briefing'], { env }).stderr).toContain('cortex.budget = "-5" is not a whole number from 100 to 100000; using 2000');
+
+      const { code, diagnosis, text } = doctor(dir, env);
+      expect(code).toBe(0);
+      const settings = finding(diagnosis, 'settings');
+      expect(settings).toEqual({
+        check: 'settings',
+        status: 'warn',
+        detail: 'git config cortex.budget = "-5" is not a whole number from 100 to 100000; using 2000; git config cortex.recallbudget = "lots" is not a whole number from 0 to 9500; using 2000',
+        fix: 'set each within range, or drop them: git config --unset-all cortex.budget && git config --global --unset-all cortex.recallbudget',
+      });
+      expect(text).toContain('works, with warnings');
+
+      execFileSync('sh', ['-c', (settings?.fix as string).replace(/^[^:]*: /, '')], { cwd: dir, env: { ...process.env, ...env } });
+      expect(finding(doctor(dir, env).diagnosis, 'settings')).toEqual({ check: 'settings', status: 'ok', detail: 'git config cortex.minsimilarity' });
+    });
   });
 
   describe('with the journal ref damaged (a bad gc, a partial copy of .git), still runs every check and says how to recover', () => {
