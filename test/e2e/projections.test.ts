@@ -241,6 +241,32 @@ describe('changing memory', () => {
     expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
   });
 
+  it('forget refuses a retraction, an edit or a supersession (forgetting one would change nothing), says what to do instead, and stores nothing', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const postgres = remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    cortex(dir, ['forget', postgres.id]);
+    const rest = remember(dir, 'Use REST for the public API', '-t', 'decision');
+    const graphql = remember(dir, 'Use GraphQL for the public API', '-t', 'decision', '--supersedes', rest.id);
+    const redis = remember(dir, 'Cache sessions in Redis', '-t', 'decision');
+    cortex(dir, ['import', '-'], { input: JSON.stringify({ type: 'event_amended', content: 'Cache sessions in Redis, 1 h TTL', meta: { target: redis.id } }) });
+    const ofType = (type: string) => cortexJson<Array<{ id: string }>>(dir, ['log', '--type', type])[0]?.id as string;
+    const [retraction, edit, supersession] = [ofType('event_retracted'), ofType('event_amended'), ofType('decision_superseded')];
+    const before = git(dir, 'rev-parse', 'cortex/journal');
+
+    const refusals = [
+      [retraction, `cortex: ${retraction} is the retraction of ${postgres.id}, not a memory, and undoing one is not supported; to have that memory back, remember it again: cortex remember "Use Postgres for storage" --type decision\n`],
+      [edit, `cortex: ${edit} is an edit of ${redis.id}, not a memory, and undoing one is not supported; to drop the memory, cortex forget ${redis.id}\n`],
+      [supersession.slice(-8), `cortex: ${supersession} records that ${graphql.id} superseded ${rest.id}, and undoing one is not supported; to have ${rest.id} in force again, remember it again: cortex remember "Use REST for the public API" --type decision\n`],
+    ];
+    for (const [id, message] of refusals) expect(cortex(dir, ['forget', id as string])).toEqual({ code: 1, stdout: '', stderr: message });
+    expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+    expect(decisions(dir).sort()).toEqual(['Cache sessions in Redis, 1 h TTL', 'Use GraphQL for the public API']);
+
+    // What it says to do does it.
+    expect(cortex(dir, ['remember', 'Use Postgres for storage', '--type', 'decision']).code).toBe(0);
+    expect(decisions(dir)).toContain('Use Postgres for storage');
+  });
+
   it('a plan stored with remember has steps: from --step, from the list in its text, or from its parts between semicolons', () => {
     type PlanJson = { title: string; current: number; steps: Array<{ text: string; done: boolean }> };
     const steps = (dir: string) => cortexJson<PlanJson>(dir, ['plan']).steps.map((s) => s.text);
