@@ -39,6 +39,8 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (args.tag && args.tag.length > 0) given.tags = args.tag;
   if (type === 'plan_created') given.steps = planSteps(text, args.step ?? []);
   else if (args.step && args.step.length > 0) throw new CortexError('USAGE', '--step is for a plan: add --type plan');
+  // An empty value (an unset shell variable) would otherwise store the memory and replace nothing.
+  if (args.supersedes !== undefined && args.supersedes.trim() === '') throw new CortexError('USAGE', '--supersedes was given no id (an empty variable?): give the id of the decision this one replaces (cortex decisions lists them), or leave --supersedes out');
   if (args.supersedes && !STANDING_TYPES.has(type)) throw new CortexError('USAGE', `--supersedes replaces a decision: give --type decision (or rejected, preference), not ${args.type}`);
   const { content, meta } = redactMemory({ content: text, meta: given });
 

@@ -230,6 +230,8 @@ describe('changing memory', () => {
       [['remember', 'Use Postgres for events', '-t', 'decision', '--supersedes', forgotten.id], /was forgotten/],
       [['remember', 'Use gRPC for the public API', '-t', 'decision', '--supersedes', rest.id], /already superseded by \S+: supersede that one instead/],
       [['remember', 'gRPC streams are fast', '-t', 'learned', '--supersedes', rest.id], /--supersedes replaces a decision/],
+      // An empty shell variable: stored with nothing replaced, it would leave two decisions in force.
+      [['remember', 'Use SOAP for the public API', '-t', 'decision', '--supersedes', ''], /^cortex: --supersedes was given no id \(an empty variable\?\): give the id of the decision this one replaces/],
     ] as const;
     for (const [args, message] of refusals) {
       const run = cortex(dir, [...args]);
@@ -239,6 +241,7 @@ describe('changing memory', () => {
     }
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
     expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
+    expect(cortex(dir, ['remember', 'Use SOAP for the public API', '-t', 'decision', '--supersedes', '  ']).code).toBe(2);
   });
 
   it('forget refuses a retraction, an edit or a supersession (forgetting one would change nothing), says what to do instead, and stores nothing', () => {
