@@ -22,7 +22,19 @@ const UNITS: Record<string, number> = {
   year: 365 * 86_400_000,
 };
 
-/** A date as git accepts it: ISO (`2026-11-01`, `2026-11-01T10:00Z`), `3 days ago`, `yesterday`, `today`. */
+/** `2026-11-01`, optionally with a time (`T10:00`, ` 10:00:30.5`) and a zone (`Z`, `+02:00`). */
+const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+const pad = (n: string): string => n.padStart(2, '0');
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysIn = (year: number, month: number): number => [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
+
+/**
+ * A date for `--since`/`--until`: ISO (`2026-11-01`, `2026-11-01T10:00Z`), `3 days ago`,
+ * `yesterday`, `today`, `now`. Nothing else: JavaScript's own parser reads `0` as 2000,
+ * `week 1` as 2001 and `2026-02-30` as March 2, so a typo would filter by a date nobody meant.
+ * A date without a time is midnight UTC; a time without a zone is local.
+ */
 export function parseDateBound(text: string, now: Date): Date | undefined {
   const value = text.trim().toLowerCase();
   if (value === 'now') return now;
@@ -30,7 +42,18 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
   if (value === 'yesterday') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1));
   const relative = /^(\d+)\s*(second|minute|hour|day|week|month|year)s?(\s+ago)?$/.exec(value);
   if (relative) return new Date(now.getTime() - Number(relative[1]) * (UNITS[relative[2] as string] as number));
-  const date = new Date(text.trim());
+  const iso = ISO_DATE.exec(text.trim());
+  if (!iso) return undefined;
+  const [, year, month, day, hour, minute, second, fraction, zone] = iso as unknown as [string, string, string, string, string?, string?, string?, string?, string?];
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysIn(Number(year), Number(month))) return undefined;
+  let normalized = `${year}-${pad(month)}-${pad(day)}`;
+  if (hour !== undefined) {
+    if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return undefined;
+    const offset = zone && !/^z$/i.test(zone) ? /^([+-])(\d{2}):?(\d{2})$/.exec(zone) : null;
+    if (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59)) return undefined;
+    normalized += `T${pad(hour)}:${minute}${second ? `:${second}${fraction ?? ''}` : ''}${offset ? `${offset[1]}${offset[2]}:${offset[3]}` : zone ? 'Z' : ''}`;
+  }
+  const date = new Date(normalized);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

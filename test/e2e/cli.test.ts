@@ -88,7 +88,8 @@ describe('cortex remember and log', () => {
 
   it('answers a bad filter with one line and exit 2', () => {
     const dir = tempRepo();
-    for (const args of [['--type', 'banana'], ['--since', 'someday'], ['--grep', '(']]) {
+    // '2026-02-30' and '0' are dates to JavaScript (March 2, the year 2000): not to cortex.
+    for (const args of [['--type', 'banana'], ['--since', 'someday'], ['--since', '2026-02-30'], ['--since', '0'], ['--until', '2026-04-31'], ['--grep', '(']]) {
       const result = cortex(dir, ['log', ...args]);
       expect(result.code).toBe(2);
       expect(oneLine(result.stderr)).toBe(true);

@@ -4,6 +4,7 @@ import { createIdGenerator, ulid, ulidTime, ULID_PATTERN } from '../../src/event
 import { normalizeEvent, parseEventLine, parseStoredEvent } from '../../src/events/parse-event.js';
 import { parseImportLines } from '../../src/events/parse-import.js';
 import { serializeEvent } from '../../src/events/serialize.js';
+import { parseDateBound } from '../../src/events/filter.js';
 import { EVENT_TYPES, resolveEventType } from '../../src/events/types.js';
 import { testContext } from '../helpers/events.js';
 
@@ -42,6 +43,30 @@ describe('type names', () => {
 
   it('reject what is not a type', () => {
     expect(resolveEventType('banana')).toBeUndefined();
+  });
+});
+
+describe('date bounds (--since, --until)', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  it.each([
+    ['2026-11-01', '2026-11-01T00:00:00.000Z'],
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+    ['2026-1-5', '2026-01-05T00:00:00.000Z'],
+    ['2026-11-01T10:00Z', '2026-11-01T10:00:00.000Z'],
+    ['2026-11-01T10:00:30.5+02:00', '2026-11-01T08:00:30.500Z'],
+    ['2026-11-01T10:00+0200', '2026-11-01T08:00:00.000Z'],
+    ['3 days ago', '2026-11-19T12:00:00.000Z'],
+    ['2 weeks', '2026-11-08T12:00:00.000Z'],
+    ['yesterday', '2026-11-21T00:00:00.000Z'],
+    ['today', '2026-11-22T00:00:00.000Z'],
+    ['now', '2026-11-22T12:00:00.000Z'],
+  ])('%s is %s', (text, iso) => {
+    expect(parseDateBound(text, now)?.toISOString()).toBe(iso);
+  });
+
+  // JavaScript's Date reads each of these as some date: 2026-03-02, 2000-01-01, 2001-01-01…
+  it.each(['2026-02-30', '2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-11-01T24:00Z', '2026-11-01T10:60Z', '2026-11-01T10:00+25:00', '0', '1', '12', '2026', '1.5', '-1', 'week 1', 'someday', ''])('%j is not a date', (text) => {
+    expect(parseDateBound(text, now)).toBeUndefined();
   });
 });
 
