@@ -28,6 +28,9 @@ export interface Neighbourhood {
   weigh(o: number): number;
 }
 
+/** Best first; ties by journal order, as the engine ranks. */
+const better = (a: Candidate, b: Candidate): number => b.score - a.score || a.o - b.o;
+
 /**
  * The candidates, best first, after each of the best lent a share of its score to its neighbours
  * among them. Only to candidates: a memory that matches nothing of the question, not even through
@@ -46,5 +49,19 @@ export function withNeighbours(ranked: readonly Candidate[], near: Neighbourhood
     }
   }
   if (lent.size === 0) return [...ranked];
-  return ranked.map((c) => (lent.has(c.o) ? { ...c, score: c.score + (lent.get(c.o) as number) } : c)).sort((a, b) => b.score - a.score || a.o - b.o);
+  // The rest keep their order: only the raised few are sorted, then merged in (a query at 100K
+  // events has thousands of candidates, and sorting them all again costs more than the rest).
+  const raised: Candidate[] = [];
+  const kept: Candidate[] = [];
+  for (const c of ranked) {
+    const more = lent.get(c.o);
+    if (more === undefined) kept.push(c);
+    else raised.push({ ...c, score: c.score + more });
+  }
+  raised.sort(better);
+  const out: Candidate[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < raised.length || j < kept.length) out.push(j >= kept.length || (i < raised.length && better(raised[i] as Candidate, kept[j] as Candidate) < 0) ? (raised[i++] as Candidate) : (kept[j++] as Candidate));
+  return out;
 }
