@@ -131,7 +131,8 @@ export function unbornBranchesToCheck(events: readonly Place[], view: Pick<Branc
 /** Commits of events recorded on HEAD's branch (by name) that are not in its history: the shell asks git which exist. */
 export function sameNameCommitsToCheck(events: readonly Place[], view: Pick<BranchView, 'branch' | 'ancestors' | 'rewrites'>): string[] {
   const commits = new Set<string>();
-  for (const e of events) if (e.branch !== null && e.branch === view.branch && e.commit !== null && !view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
+  // Most are in HEAD's history as recorded: one set lookup, no walk through the rewrites.
+  for (const e of events) if (e.branch !== null && e.branch === view.branch && e.commit !== null && !view.ancestors.has(e.commit) && !view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
   return [...commits].sort();
 }
 
