@@ -134,7 +134,11 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
   }
 }
 
-/** `core.commentChar` (or its newer name `core.commentString`), as git reads it for this commit. */
+/**
+ * `core.commentChar` (or its newer name `core.commentString`), as git reads it for this commit:
+ * asked of git, not of the cached config, which cannot see `git -c core.commentChar=…` (handed to
+ * hooks in GIT_CONFIG_PARAMETERS). A commit is not a hot path; one spawn is fine.
+ */
 async function readCommentChar(repo: Repo): Promise<string | undefined> {
   const { stdout } = await runGit(['config', '--get-regexp', '^core\\.comment(char|string)$'], { cwd: repo.workTree ?? repo.gitDir });
   const last = stdout.split('\n').filter(Boolean).pop() ?? '';
