@@ -5,7 +5,7 @@ import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -39,11 +39,30 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   let firstParents: Promise<Set<string>> | undefined;
   const mainLine = () => (firstParents ??= gitOutput(['rev-list', '--first-parent', head.commit as string], { cwd }).then((out) => new Set(out.split('\n').filter(Boolean))));
   const unmerged = new Map<string, Set<string>>();
+  const commitsOf = (branch: string): Set<string> => {
+    const at = new Set<string>();
+    for (const p of places) {
+      if (p.branch !== branch || p.commit === null) continue;
+      const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
+      if (ancestors.has(commit)) at.add(commit);
+    }
+    return at;
+  };
   await Promise.all(
     branchesToCheck(places, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
       const tip = await tipOf(branch);
-      // Gone (deleted after merging, usually): its events follow their commits.
-      if (!tip) return;
+      if (!tip) {
+        // Not here: deleted after it was merged, or never here at all (a teammate's branch that
+        // was not pushed, one abandoned before its first commit). Its work came to this line
+        // only if something shows it did: a commit of it off HEAD's first-parent line (merged),
+        // more than one of them on the line (fast-forwarded), or a reflog's merge of it. A single
+        // commit on the line, with no such sign, is where it branched: what was decided there
+        // is its own, and must not rewrite this line's memory.
+        const at = commitsOf(branch);
+        const line = await mainLine();
+        if (at.size === 1 && [...at].every((c) => line.has(c)) && !(await mergedPerReflog(repo, branch, head.branch, ancestors))) unmerged.set(branch, at);
+        return;
+      }
       if (ancestors.has(tip)) {
         // Wholly merged, or a feature branch with no commit of its own yet, whose tip is where
         // HEAD's line was when it branched: what was decided there at its tip is still the
@@ -101,6 +120,25 @@ async function committedOn(repo: Repo, branch: string, tip: string): Promise<boo
   const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
   const entry = log.split('\n').reverse().find((line) => line.split(' ', 2)[1] === tip);
   return entry !== undefined && /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/.test(entry.slice(entry.indexOf('\t') + 1));
+}
+
+/**
+ * Whether HEAD's reflog, or the current branch's, records merging `branch` (or a remote's branch
+ * of that name) into a commit of HEAD's history: `merge feat: Fast-forward`, `pull origin feat: …`.
+ * It is how a fast-forward merge of a branch since deleted is told from a branch never merged.
+ */
+async function mergedPerReflog(repo: Repo, branch: string, current: string | null, ancestors: ReadonlySet<string>): Promise<boolean> {
+  const logs = [join(repo.gitDir, 'logs', 'HEAD'), ...(current ? [join(repo.commonDir, 'logs', 'refs', 'heads', ...current.split('/'))] : [])];
+  for (const path of logs) {
+    const log = await readFile(path, 'utf8').catch(() => '');
+    for (const line of log.split('\n')) {
+      const tab = line.indexOf('\t');
+      const merge = /^(?:merge|pull)\b([^:]*):/.exec(line.slice(tab + 1));
+      if (tab < 0 || !merge || !ancestors.has(line.split(' ', 2)[1] ?? '')) continue;
+      if ((merge[1] ?? '').trim().split(/\s+/).some((name) => name === branch || name.slice(name.indexOf('/') + 1) === branch)) return true;
+    }
+  }
+  return false;
 }
 
 /** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */

@@ -109,6 +109,54 @@ describe('branch alignment', () => {
     expect(decisions(dir, '--all').sort()).toEqual(['Keep the API in TypeScript', 'Rewrite the API in Go']);
   });
 
+  it('a branch this clone never had (a teammate\'s, not pushed) keeps what it decided at its branch point off main, its supersessions too', () => {
+    const root = tempDir();
+    git(root, 'init', '-q', '--bare', '-b', 'main', 'remote.git');
+    const clone = (name: string, email: string) => {
+      const dir = join(root, name);
+      git(root, 'clone', '-q', 'remote.git', name);
+      git(dir, 'config', 'user.email', email);
+      git(dir, 'config', 'user.name', name);
+      return dir;
+    };
+    const alice = clone('alice', 'alice@example.com');
+    commit(alice, { 'README.md': '# app\n' }, 'init');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    const opaque = remember(alice, 'Session tokens are opaque random values', '-t', 'decision').id;
+    git(alice, 'push', '-q', 'origin', 'main');
+    expect(cortex(alice, ['sync']).code).toBe(0);
+
+    const bob = clone('bob', 'bob@example.com');
+    cortex(bob, ['init', '--no-claude', '--no-git']);
+    git(bob, 'checkout', '-q', '-b', 'feat/jwt');
+    remember(bob, 'Switch session tokens to JWTs', '-t', 'decision', '--supersedes', opaque);
+    commit(bob, { 'jwt.ts': 'export {}\n' }, 'jwt experiment, not pushed');
+    git(bob, 'checkout', '-q', 'main');
+    expect(cortex(bob, ['sync']).code).toBe(0); // the journal travels, feat/jwt does not
+
+    expect(cortex(alice, ['sync']).code).toBe(0);
+    expect(decisions(alice)).toEqual(['Session tokens are opaque random values']);
+    expect(decisions(alice, '--all')).toContain('Switch session tokens to JWTs'); // every branch: the supersession counts there
+  });
+
+  it('a branch deleted after a fast-forward merge keeps its decisions on main; one deleted unmerged before its first commit leaves none behind', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'cache.ts': 'export {}\n' }, 'add cache');
+    remember(dir, 'Cache with an LRU of 1,000 entries', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--ff-only', 'feature');
+    git(dir, 'branch', '-q', '-d', 'feature');
+    expect(decisions(dir)).toEqual(['Cache with an LRU of 1,000 entries']);
+
+    git(dir, 'checkout', '-q', '-b', 'abandoned');
+    remember(dir, 'Rewrite the cache in Rust', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'branch', '-q', '-D', 'abandoned');
+    expect(decisions(dir)).toEqual(['Cache with an LRU of 1,000 entries']);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
