@@ -50,8 +50,8 @@ export interface QualityDetail {
   leaked: string[];
 }
 
-export function scoreExtraction(verbose = false) {
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.labels.json')).sort();
+export function scoreExtraction(verbose = false, dir = DIR) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.labels.json')).sort();
   const perType: Record<string, { expected: number; found: number }> = {};
   let extracted = 0;
   let truePositive = 0;
@@ -61,8 +61,8 @@ export function scoreExtraction(verbose = false) {
   let exactFileSets = 0;
   const details: QualityDetail[] = [];
   for (const file of files) {
-    const labels = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Labels;
-    const text = readFileSync(join(DIR, file.replace('.labels.json', '.jsonl')), 'utf8');
+    const labels = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Labels;
+    const text = readFileSync(join(dir, file.replace('.labels.json', '.jsonl')), 'utf8');
     let candidates: Candidate[];
     try {
       candidates = extractCandidates(text).candidates;
@@ -120,7 +120,8 @@ export function scoreExtraction(verbose = false) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const result = scoreExtraction(true);
+  // Another labelled set in the same format: `npx tsx bench/extract-quality.ts <dir>`.
+  const result = scoreExtraction(true, process.argv[2] ?? DIR);
   for (const d of result.details ?? []) {
     for (const m of d.missed) console.log(`MISS ${d.session} ${m.type}: ${m.text}`);
     for (const f of d.falsePositives) console.log(`FP   ${d.session} ${f.type} [${f.provenance}]: ${f.content}`);
