@@ -3,7 +3,7 @@ import { foldMemory } from '../projections/fold.js';
 import { readAll } from '../journal/journal.js';
 import { readSettings } from '../workspace/settings.js';
 import { readRange } from '../workspace/revision.js';
-import { openJournalAt, printJson, warnProblems, type CommandIO } from './io.js';
+import { openJournalAt, printJson, uniteFetchedMemory, warnProblems, type CommandIO } from './io.js';
 
 export interface DiffArgs {
   range: string;
@@ -14,6 +14,7 @@ export interface DiffArgs {
 /** `cortex diff base..head`: the decision diff of a pull request. */
 export async function runDiff(args: DiffArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io);
+  await uniteFetchedMemory(journal, io);
   const [read, { settings }] = await Promise.all([readAll(journal), readSettings(journal)]);
   warnProblems(io, read.problems);
   const range = await readRange(journal.repo, read.events, args.range);

@@ -1,4 +1,4 @@
-import { discoverRepo } from '../git/repo.js';
+import { discoverRepo, readAuthor } from '../git/repo.js';
 import { openJournal, type Journal } from '../journal/journal.js';
 import type { LineProblem } from '../journal/parse-shard.js';
 import { colourEnabled, createPaint, type Paint } from '../format/paint.js';
@@ -34,6 +34,22 @@ export const paintFor = (io: CommandIO): Paint => createPaint(colourEnabled(io.s
 /** The journal of the repository around `cwd`; `forWriting` also looks up the author early. */
 export async function openJournalAt(io: CommandIO, options: { forWriting?: boolean } = {}): Promise<Journal> {
   return openJournal(await discoverRepo(io.cwd, { withAuthor: options.forWriting }));
+}
+
+/**
+ * A revision range names work fetched with git (`main...origin/feature`, under review), and the
+ * memories recorded with that work came in the remote journals git fetched beside it. They are
+ * united into this journal first, locally, as a pull's post-merge unites them: without this a
+ * reviewer who only fetched was told the branch decided nothing. A failure (a read-only `.git`)
+ * leaves this clone's memory to answer, and says so.
+ */
+export async function uniteFetchedMemory(journal: Journal, io: CommandIO): Promise<void> {
+  try {
+    const { uniteFetchedJournals } = await import('../journal/sync.js');
+    await uniteFetchedJournals(journal.repo, journal.store, await readAuthor(journal.repo));
+  } catch (err) {
+    io.stderr.write(`cortex: warning: could not unite the remote journals git fetched (${(err as Error).message}); showing this clone's memory only\n`);
+  }
 }
 
 const SHOWN_PROBLEMS = 3;

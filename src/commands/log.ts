@@ -3,7 +3,7 @@ import { buildEventFilter } from '../events/filter.js';
 import type { CortexEvent } from '../events/types.js';
 import { renderLogEntry } from '../format/render-log.js';
 import { readNewestFirst } from '../journal/journal.js';
-import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
+import { openJournalAt, paintFor, printJson, uniteFetchedMemory, warnProblems, type CommandIO } from './io.js';
 import { parseCount } from './parse-count.js';
 
 export interface LogArgs {
@@ -29,6 +29,7 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io);
   let inRange: Set<string> | null = null;
   if (args.range) {
+    await uniteFetchedMemory(journal, io);
     const { readAll } = await import('../journal/journal.js');
     const { readRange } = await import('../workspace/revision.js');
     inRange = new Set((await readRange(journal.repo, (await readAll(journal)).events, args.range)).added.map((e) => e.id));

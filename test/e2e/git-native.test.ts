@@ -439,6 +439,43 @@ describe('the Cortex-Session trailer in linked worktrees', () => {
 });
 
 describe('team sync through a shared remote', () => {
+  it('a reviewer who only fetched sees the branch\'s decisions in cortex diff and cortex log <range> (the fetched journal is united first)', () => {
+    const root = tempDir();
+    const bare = join(root, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+    const clone = (name: string) => {
+      const dir = join(root, name);
+      git(root, 'clone', '-q', bare, dir);
+      git(dir, 'config', 'user.email', `${name}@example.com`);
+      git(dir, 'config', 'user.name', name);
+      return dir;
+    };
+    const alice = clone('alice');
+    writeFileSync(join(alice, 'a.txt'), '1');
+    git(alice, 'add', '-A');
+    git(alice, 'commit', '-q', '-m', 'init');
+    git(alice, 'push', '-q', 'origin', 'main');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    const bob = clone('bob');
+    cortex(bob, ['init', '--no-claude', '--no-git']);
+    git(bob, 'checkout', '-q', '-b', 'feature');
+    expect(cortex(bob, ['remember', 'Use pino rather than winston: it writes JSON', '-t', 'decision']).code).toBe(0);
+    writeFileSync(join(bob, 'log.ts'), 'export {}\n');
+    git(bob, 'add', '-A');
+    git(bob, 'commit', '-q', '-m', 'logging');
+    git(bob, 'push', '-q', 'origin', 'feature');
+    expect(cortex(bob, ['sync']).code).toBe(0);
+
+    git(alice, 'fetch', '-q', 'origin');
+    const remoteJournal = git(alice, 'ls-remote', bare, 'refs/heads/cortex/journal');
+    const diff = cortexJson<{ decisions: Array<{ content: string }> }>(alice, ['diff', 'main...origin/feature']);
+    expect(diff.decisions.map((d) => d.content)).toEqual(['Use pino rather than winston: it writes JSON']);
+    expect(cortexJson<Array<{ content: string }>>(alice, ['log', 'main..origin/feature']).map((e) => e.content)).toContain('Use pino rather than winston: it writes JSON');
+    // Reading unites locally: nothing is pushed.
+    expect(git(alice, 'ls-remote', bare, 'refs/heads/cortex/journal')).toBe(remoteJournal);
+    expect(remoteJournal).not.toBe('');
+  });
+
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
     const bare = join(root, 'remote.git');
