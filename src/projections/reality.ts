@@ -182,18 +182,21 @@ export function realityChecks(state: MemoryState, facts: RepoFacts, shown: reado
   const seen = new Set<string>();
   for (const item of shown) {
     if (item.type !== 'decision_made' || item.tier !== 'active') continue;
+    const chosen = chosenPart(item.content);
     for (const tech of TECHNOLOGIES) {
-      if (seen.has(tech.name) || !tech.pattern.test(item.content)) continue;
+      if (seen.has(tech.name) || !reliedOn(chosen, tech.pattern)) continue;
       const { checked, found } = present(tech);
       if (checked.length === 0 || found || (genericDb && DATABASES.has(tech.name))) continue;
       seen.add(tech.name);
-      warnings.push({ kind: 'dependency', text: `A decision relies on ${tech.name}, but ${manifestNames(checked)} no longer lists it ("${clip(item.content)}").` });
+      // "Does not", not "no longer": the manifest's history was not read, and it may never have.
+      warnings.push({ kind: 'dependency', text: `A decision relies on ${tech.name}, but ${manifestNames(checked)} does not list it ("${clip(item.content)}").` });
     }
   }
   for (const item of shown) {
     if (item.type !== 'approach_rejected') continue;
+    const subject = chosenPart(item.content); // "Rejected MySQL; we use Postgres" rejected MySQL
     for (const tech of TECHNOLOGIES) {
-      if (seen.has(tech.name) || !tech.pattern.test(item.content)) continue;
+      if (seen.has(tech.name) || !tech.pattern.test(subject)) continue;
       const { checked, found } = present(tech);
       if (checked.length === 0 || !found) continue;
       // Only when the rejection is about this technology, not a decision that merely mentions it.
@@ -210,6 +213,23 @@ export function realityChecks(state: MemoryState, facts: RepoFacts, shown: reado
     warnings.push({ kind: 'commits', text: `${n} commit${n === 1 ? '' : 's'} by ${authors.slice(0, 3).join(', ')}${authors.length > 3 ? ' and others' : ''} since the last session: ${subjects}${n > 3 ? ', …' : ''}.` });
   }
   return warnings;
+}
+
+/**
+ * What a decision chose: its words before what it weighed the choice against or why ("Use
+ * Postgres rather than Redis since …" chose Postgres; "Use express-rate-limit; it supports Redis
+ * stores later" chose express-rate-limit).
+ */
+export function chosenPart(decision: string): string {
+  const cut = /\s(?:rather than|instead of|in place of|over|versus|vs\.?|not|because|since|as|so|but|unless|though|although|until|which|that|for now)\s|[;:(—–]|,\s|\.\s/i.exec(decision);
+  return cut ? decision.slice(0, cut.index) : decision;
+}
+
+/** Named in the chosen words, and not as what is dropped ("Don't use Redis", "Replace Redis with …", "Move off Redis"). */
+function reliedOn(chosen: string, pattern: RegExp): boolean {
+  const at = chosen.search(pattern);
+  if (at < 0) return false;
+  return !/\b(?:no|not|never|don'?t|do not|without|avoid(?:ing)?|drop(?:ping)?|remov(?:e|ing)|replac(?:e|ing)|stop using|get rid of|move (?:off|away from)|migrate (?:off|away from)|from|ditch(?:ing)?|retire)\b/i.test(chosen.slice(0, at));
 }
 
 function hasPackage(names: ReadonlySet<string>, pkg: string): boolean {

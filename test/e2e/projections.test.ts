@@ -443,7 +443,7 @@ describe('reality checks, end to end', () => {
     const md = cortexJson<BriefingJson>(dir, ['briefing']).markdown;
     expect(md).toContain('## Check first');
     expect(md).toContain('src/queue.ts no longer exists');
-    expect(md).toContain('relies on Redis, but package.json no longer lists it');
+    expect(md).toContain('relies on Redis, but package.json does not list it');
   });
 });
 

@@ -36,14 +36,24 @@ describe('reality checks', () => {
     for (const manifest of manifests) {
       const warnings = check([redis], facts({ manifests: [manifest] }));
       expect(warnings.map((w) => w.kind), manifest.path).toEqual(['dependency']);
-      expect(warnings[0]?.text).toContain(`relies on Redis, but ${manifest.path} no longer lists it`);
+      expect(warnings[0]?.text).toContain(`relies on Redis, but ${manifest.path} does not list it`);
     }
+  });
+
+  it('check only what a decision chose: not what it chose it over, why, or what it drops', () => {
+    const manifests = [pkg({ pg: '^8' })];
+    for (const content of ['Going with Postgres rather than Redis since we already run Postgres', 'Use Postgres; it can take Redis-style pub/sub later', 'Use Postgres over Redis for sessions', "Don't use Redis for sessions", 'Replace Redis with Postgres for the queue', 'Move off Redis to Postgres']) {
+      expect(check([makeEvent({ type: 'decision', content })], facts({ manifests })), content).toEqual([]);
+    }
+    expect(check([makeEvent({ type: 'decision', content: 'Cache sessions in Redis because Postgres is slow for this' })], facts({ manifests })).map((w) => w.text)).toEqual([expect.stringContaining('relies on Redis')]);
   });
 
   it('fire when a rejected technology is back in the dependencies', () => {
     const rejected = makeEvent({ type: 'rejected', content: 'Rejected Moment.js: too big for the bundle' });
     expect(check([rejected], facts({ manifests: [pkg({ moment: '^2' })] })).map((w) => w.kind)).toEqual(['dependency']);
     expect(check([rejected], facts({ manifests: [pkg({ 'date-fns': '^3' })] }))).toEqual([]);
+    // What it was rejected for is not what was rejected.
+    expect(check([makeEvent({ type: 'rejected', content: 'Rejected Moment.js; date-fns does the same in 2 KB' })], facts({ manifests: [pkg({ 'date-fns': '^3' })] }))).toEqual([]);
   });
 
   it('do not guess: no manifest of the ecosystem, or an ORM that can sit on any database, proves nothing', () => {
