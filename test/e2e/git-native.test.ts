@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
@@ -435,6 +435,42 @@ describe('the Cortex-Session trailer in linked worktrees', () => {
     hook('SessionEnd', 'sess-linked', linked);
     expect(commit(linked, 'l2.txt')).toBe('');
     expect(commit(dir, 'm2.txt')).toBe('sess-main');
+  });
+});
+
+describe('the GitHub workflow template', () => {
+  const workflow = readFileSync(new URL('../../templates/github/cortex-decisions.yml', import.meta.url), 'utf8');
+  const runOf = (step: string) => {
+    const at = workflow.indexOf(`- name: ${step}`);
+    return /\n\s+run: (.*)/.exec(workflow.slice(at))?.[1] ?? '';
+  };
+
+  it('installs Cortex from a pinned commit of its repository, never by package name, and keeps pull-request text out of its scripts', () => {
+    const code = workflow.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+    expect(code).not.toMatch(/\bnpx\b/);
+    expect(workflow).toMatch(/CORTEX_REF: /);
+    for (const line of workflow.split('\n').filter((l) => /^\s+(run: |[a-z].*;)/.test(l))) expect(line, line).not.toContain('${{');
+  });
+
+  it('its diff step, run as the runner runs it, posts what the pull request\'s head decided', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const bare = join(tempDir(), 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+    git(dir, 'remote', 'add', 'origin', bare);
+    git(dir, 'push', '-q', 'origin', 'main');
+    git(dir, 'fetch', '-q', 'origin');
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Retry webhooks with exponential backoff', '-t', 'decision');
+    writeFileSync(join(dir, 'b.txt'), '2');
+    git(dir, 'add', 'b.txt');
+    git(dir, 'commit', '-q', '-m', 'retries');
+    const runner = tempDir();
+    mkdirSync(join(runner, 'cortex'));
+    symlinkSync(dirname(CLI), join(runner, 'cortex', 'dist'));
+    const env = { ...process.env, RUNNER_TEMP: runner, BASE_REF: 'main', HEAD_SHA: git(dir, 'rev-parse', 'HEAD').trim() };
+    execFileSync('bash', ['-e', '-c', runOf('Decision diff')], { cwd: dir, env });
+    expect(readFileSync(join(dir, 'decisions.md'), 'utf8')).toContain('Retry webhooks with exponential backoff');
   });
 });
 
