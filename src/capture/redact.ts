@@ -4,8 +4,9 @@ import type { Meta } from '../events/types.js';
  * Redaction before an event exists: secrets are replaced by a typed placeholder
  * (`[REDACTED:github-token]`) and only the count is kept. Patterns cover the providers people
  * actually paste (cloud, forge, payment, chat, AI APIs), private key blocks, credentials in URLs
- * and connection strings, passwords on command lines (curl -u, mysql -p…), secret-looking
- * assignments, and high-entropy strings that follow a credential word. Pure.
+ * and connection strings, passwords on command lines (curl -u, mysql -p, htpasswd -b…), secret-looking
+ * assignments, high-entropy strings that follow a credential word, and credentials stated in prose
+ * ("the db password is …", "login: admin / …") when the value is shaped like a secret. Pure.
  */
 interface Rule {
   kind: string;
@@ -16,7 +17,7 @@ interface Rule {
   guard?: (secret: string) => boolean;
 }
 
-const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
+const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|passphrase|passcode|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
 
 // A credential word as a key starts a word, and is never the kind inside an earlier placeholder:
 // `[REDACTED:password]@host` once made the host of a mongodb+srv URL look like a secret that
@@ -29,6 +30,26 @@ const SAME_COMMAND = String.raw`[^\n|;&]*?\s`;
 
 /** What follows a URL's credentials when it is a host: dotted, with a port, localhost, or a list. */
 const URL_HOST = String.raw`(?:localhost|(?:[a-z0-9-]+\.)+[a-z0-9-]+|[a-z0-9.-]+:\d{1,5}|[a-z0-9.-]+(?:,[a-z0-9.-]+)+)(?:[:/?#,;]|\s|$)`;
+
+/**
+ * Prose that states a credential: "the prod db password is Zq8!vR2#pLm9", "the deploy key
+ * passphrase is tangerine-otter-42", `the redis password for staging is "s3cr3t-redis-pw"`. The
+ * credential word, then a few words naming whose it is ("for the admin account"), then is/was/set
+ * to, a colon, an equals sign, or straight into a quoted value. Whether the value is a secret or a
+ * description of one ("is stored hashed", "is refreshed every hour", "is base64-encoded") is the
+ * guard's call (secretShaped); a number followed by its unit ("is 32 bytes") never is.
+ */
+const PROSE_PASS_WORD = String.raw`(?:[A-Za-z0-9_-]*(?:passw(?:or)?d|passwd|pwd|passphrase|passcode)s?|pw)`;
+const PROSE_KEY_WORD = String.raw`(?:[A-Za-z0-9_-]*(?:secret|token|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|signing[ _-]?key|auth[ _-]?key|licen[sc]e[ _-]?key)s?)`;
+const WHOSE = String.raw`(?:\s+(?:for|of|on|to|at|in)\s+(?:the\s+|our\s+|this\s+|that\s+|my\s+|your\s+)?[\w.@:-]+(?:\s+[\w.@-]+)?)?`;
+const STATED_AS = String.raw`(?:\s+(?:is|was)(?:\s+(?:now|still|just|set\s+to|changed\s+to))?\s*:?\s+|\s*[:=]\s*|\s+(?=["'\`]))`;
+/** One word of a value, without the sentence's own punctuation after it (a trailing `!` stays: passwords end in one). */
+const STATED_VALUE = String.raw`["'\`]?(?!\[REDACTED:)([^\s"'\`]*[^\s"'\`.,;:?)\]}])(?!\s+(?:bits?|bytes?|char(?:acter)?s?|digits?|long|hours?|days?|minutes?|seconds?)\b)`;
+const stated = (word: string) => new RegExp(String.raw`(?<![A-Za-z0-9_.-]|\[REDACTED:)${word}(?![A-Za-z0-9_])${WHOSE}${STATED_AS}${STATED_VALUE}`, 'gi');
+
+/** Flags of htpasswd and mosquitto_passwd (`-c`, `-bB`, `-C 10`), before the file and the user. */
+const HT_FLAG = String.raw`(?:-[A-Za-z0-9]+(?:\s+\d+)?\s+)`;
+const ARGUMENT = String.raw`["']?[^\s'"|;&]+["']?`;
 
 const RULES: Rule[] = withIndices([
   { kind: 'private-key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
@@ -77,8 +98,27 @@ const RULES: Rule[] = withIndices([
   { kind: 'password', pattern: new RegExp(String.raw`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)\b${SAME_COMMAND}-w\s*["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
   { kind: 'password', pattern: /\bsshpass\s+(?:-[vVhe]\s+)*-p\s*["']?([^\s'"]+)/g, group: 1, guard: literal },
   { kind: 'password', pattern: /\b(?:SSHPASS|REDISCLI_AUTH)=["']?([^\s'"]+)/g, group: 1, guard: literal },
-  // openssl's -passin/-passout/-pass take pass:<password> (env: and file: name where it is).
-  { kind: 'password', pattern: /\s-pass(?:in|out)?\s+["']?pass:([^\s'"]+)/g, group: 1, guard: literal },
+  // openssl's -passin/-passout/-pass and apksigner's --ks-pass/--key-pass take pass:<password>
+  // (env: and file: name where it is).
+  { kind: 'password', pattern: /\s(?:-pass(?:in|out)?|--(?:ks|key)-pass)\s+["']?pass:([^\s'"]+)/g, group: 1, guard: literal },
+  // htpasswd -b (and mosquitto_passwd -b) take the password after the file and the user, or after
+  // the user alone with -n (print, no file). Without -b they prompt, and the last word is the user.
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:htpasswd|mosquitto_passwd)\s+(?=${HT_FLAG}*?-[A-Za-z0-9]*b)(?!${HT_FLAG}*?-[A-Za-z0-9]*n)${HT_FLAG}+${ARGUMENT}\s+${ARGUMENT}\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\bhtpasswd\s+(?=${HT_FLAG}*?-[A-Za-z0-9]*b)(?=${HT_FLAG}*?-[A-Za-z0-9]*n)${HT_FLAG}+${ARGUMENT}\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  // keytool and jarsigner: -storepass/-keypass (and their src/dest forms) take the password itself;
+  // -storepass:env and :file name where it is.
+  { kind: 'password', pattern: /\s-(?:src|dest)?(?:storepass|keypass)\s+["']?([^\s'"]+)/g, group: 1, guard: literal },
+  // sqlcmd and bcp: -P is the password (-U the user).
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:sqlcmd|bcp)\b${SAME_COMMAND}-P\s*["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  // Samba's tools take user%password.
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:smbclient|rpcclient|smbcacls|smbget|smbmap)\b${SAME_COMMAND}(?:-U\s*|--user(?:=|\s+))["']?[^\s%'"]+%([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  // zip and unzip: -P password; 7-Zip: -p<password>, no space.
+  { kind: 'password', pattern: new RegExp(String.raw`(?<![\w./-])(?:zip|unzip)\b${SAME_COMMAND}-P\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`(?<![\w./-])7z[ar]?\b${SAME_COMMAND}-p["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  // rabbitmqctl add_user <user> <password>, change_password <user> <password>.
+  { kind: 'password', pattern: new RegExp(String.raw`\brabbitmqctl\s+(?:-\S+\s+)*(?:add_user|change_password)\s+${ARGUMENT}\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  // echo 'user:password' | chpasswd.
+  { kind: 'password', pattern: /\becho\s+(?:-[neE]+\s+)?["']?[^\s:'"]+:([^\s'"]+?)["']?\s*\|\s*(?:sudo\s+)?chpasswd\b/g, group: 1, guard: literal },
   { kind: 'authorization', pattern: /\bauthorization\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=-]{8,})/gi, group: 1 },
   { kind: 'bearer-token', pattern: /\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, group: 1 },
   // KEY=value, KEY: value, "key": "value", --password value, where the key names a credential.
@@ -93,7 +133,25 @@ const RULES: Rule[] = withIndices([
   // A credential word, then within a few characters a long random-looking token.
   // The token starts where a word does, never inside a URL (Bearer <jwt> https://api.example.com/me
   // once lost the URL after https:).
-  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}[^\n]{0,24}?(?<![A-Za-z0-9+/_=.:-])([A-Za-z0-9+/_=.-]{20,})`, 'gi'), group: 1, guard: looksRandom },
+  // Nor does it run into a placeholder: `--from-literal=password=[REDACTED:password]` is a flag and
+  // a key whose value is already gone, not a token.
+  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}[^\n]{0,24}?(?<![A-Za-z0-9+/_=.:-])([A-Za-z0-9+/_=.-]{20,})(?![A-Za-z0-9+/_=.-]|\[REDACTED:)`, 'gi'), group: 1, guard: looksRandom },
+  // Credentials stated in prose (see PROSE_PASS_WORD): the value must look like a secret.
+  { kind: 'password', pattern: stated(PROSE_PASS_WORD), group: 1, guard: (value) => secretShaped(value) },
+  // …and a passphrase of several words, in quotes: `the passphrase is "correct horse battery staple"`.
+  { kind: 'password', pattern: new RegExp(String.raw`(?<![A-Za-z0-9_.-]|\[REDACTED:)${PROSE_PASS_WORD}(?![A-Za-z0-9_])${WHOSE}${STATED_AS}(["'\`])((?:(?!\1)[^\n]){3,80}?\s(?:(?!\1)[^\n]){3,80}?)\1`, 'gi'), group: 2, guard: looksLikeValue },
+  { kind: 'secret', pattern: stated(PROSE_KEY_WORD), group: 1, guard: (value) => secretShaped(value) },
+  // A PIN is digits: "the PIN is 4821", not "the pin is 4 digits".
+  { kind: 'pin', pattern: /(?<![A-Za-z0-9_.-])(?:pin|pin[ _-]?code|passcode)\s+(?:is|was|:|=)\s*["']?(\d{4,10})(?![\d.,]?\d|\s*(?:digits?|char(?:acter)?s?|long|numbers?|times|attempts|tries|%))/gi, group: 1 },
+  // A user and a password after a word saying they are a login: "admin login: admin / P@ssw0rd2024!",
+  // "creds: deploy/Zq8!vR2#". The password must look like one with three kinds of character: a
+  // path (user: alice/notes2024) or a pair of roles (read / write) is no login.
+  {
+    kind: 'password',
+    pattern: /(?<![A-Za-z0-9_./-])(?:user(?:name)?\s*\/\s*pass(?:word)?|log-?in|sign-?in|username|user|creds|credentials|account)(?![A-Za-z0-9_])\s*(?:is|are|:|=)?\s*["'`]?[\w.@+-]{1,64}["'`]?\s*\/\s*["'`]?(?!\[REDACTED:)([^\s"'`/]*[^\s"'`/.,;:?)\]}])(?![^\s"'`]*\/)/gi,
+    group: 1,
+    guard: (value) => secretShaped(value, 3),
+  },
 ]);
 
 /**
@@ -123,9 +181,41 @@ function looksRandom(value: string): boolean {
   if (/^[a-z]+(?:[-_][a-z]+)*$/i.test(value)) return false; // words, kebab/snake identifiers
   if (/^(?:\$\{?[A-Z_]+\}?|process\.env\.\w+|os\.environ.*|<[^>]+>|your[-_].*|x{6,}|\*{4,}|changeme.*)$/i.test(value)) return false;
   if (/[/\\]/.test(value) && !/[+=]$/.test(value) && /\.[a-z]{1,4}$/i.test(value)) return false; // file paths
+  if (/^(?:~|\.{1,2})?(?:\/[a-z0-9._-]+)+\/?$/.test(value)) return false; // /etc/nginx/.htpasswd
+  if (/^--?[a-z][\w-]*=/i.test(value)) return false; // a flag (--from-literal=user=admin): its value is judged as a key's
   if (/^(?:[a-z0-9-]+\.)+[a-z]{2,6}$/.test(value)) return false; // host names (registry.example.com)
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && entropy(value) >= 3.2;
+}
+
+/**
+ * Parts of a value that make it a description or a standard's name, not a secret: encodings,
+ * hashes, algorithms and sizes ("base64-encoded", "HS256", "AES-256-GCM", "32-byte", "read-only").
+ */
+const TERM = /^(?:\d+|base(?:16|32|36|58|62|64|85)(?:url)?|hex|md[245]|sha\d*|sha3|hmac|aes\d*|gcm|cbc|ctr|rsa\d*|ecdsa|[ehpr]s(?:256|384|512)|ed25519|x25519|jwt|jws|jwe|utf\d*|ascii|latin\d?|oauth\d?|pbkdf2|argon2(?:id|i|d)?|bcrypt|scrypt|x509|pkcs\d*|tls\d*|ssl\d*|v\d+)$/i;
+const DESCRIBING = /^(?:[a-z]{3,}(?:ed|ing)|only|based|style|like|wide|safe|aware|compatible|compliant|friendly|proof|free|less|able|bits?|bytes?|chars?|characters?|digits?|hours?|days?|min(?:ute)?s?|sec(?:ond)?s?|weeks?|long|length|level)$/i;
+
+/**
+ * A value stated in prose that looks like a secret, not like an English word, a description or a
+ * name: at least six characters, with letters and with a digit or a symbol (kebab passphrases with
+ * a number count, "tangerine-otter-42"), `minClasses` kinds of character among lower case, upper
+ * case, digits and symbols. A variable, a path, a version, an environment variable's or a
+ * property's name, or a run of algorithm and encoding names is not.
+ */
+function secretShaped(raw: string, minClasses = 2): boolean {
+  if (raw.length < 6 || !looksLikeValue(raw)) return false;
+  if (looksRandom(raw)) return true;
+  // A "!" at the end may be the sentence's ("the token is refreshed!") or the password's: it counts
+  // for the length and the kinds of character, not as the one symbol that makes a word a secret.
+  const value = raw.replace(/!+$/, '');
+  if (!/[A-Za-z]/.test(value) || !/[\d]|[^A-Za-z0-9_.-]/.test(value)) return false;
+  if (/:\/\/|^[~.]{0,2}\/|\.[a-z]{1,4}$|^v?\d+(?:\.\d+)+/i.test(value)) return false; // URLs, paths, file names, versions
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false; // an environment variable's name
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // a property (config.secret_v2)
+  const parts = value.split(/[-_.]/).filter(Boolean);
+  if (parts.every((part) => TERM.test(part)) || DESCRIBING.test(parts[parts.length - 1] ?? '')) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9_.-]/].filter((re) => re.test(raw)).length;
+  return classes >= minClasses;
 }
 
 export interface Redacted {
@@ -138,7 +228,7 @@ export interface Redacted {
  * Every rule needs one of these markers somewhere in the text; most text (file paths, prose)
  * has none, and skips the rules (and their compilation) entirely.
  */
-const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|sig=|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|login|redis-cli|ldap/i;
+const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|sig=|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|log-?in|sign-?in|\b(?:user(?:name)?|creds|account)\s*(?:is\b|are\b|[:=/])|\bpin\b|\bpw\b|redis-cli|ldap|sqlcmd|\bbcp\b|smb|rpcclient|zip|7z|rabbitmqctl/i;
 
 /** Replaces each secret with its placeholder and adds it to `found`, so a secret seen twice counts once. */
 function redactInto(input: string, found: Set<string>): string {

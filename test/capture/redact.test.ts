@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { extractCandidates } from '../../src/capture/extract.js';
 import { redactDeep, redactText } from '../../src/capture/redact.js';
+import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
 // Fake credentials in the shapes providers issue; none is real.
 const SECRETS: Array<[string, string]> = [
@@ -84,6 +86,23 @@ describe('redaction', () => {
     // An opaque token as the URL's only user.
     ['git push https://4f2a9c81d7e3b5064a1f8c2e9d7b3a5f6c1e8d20@github.com/acme/app.git', 'git push https://[REDACTED:token]@github.com/acme/app.git'],
     ['git push https://ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789@github.com/acme/app.git', 'git push https://[REDACTED:github-token]@github.com/acme/app.git'],
+    // htpasswd -b and its like take the password after the file and the user (after the user with -n).
+    ['htpasswd -b .htpasswd admin Sup3rS3cret', 'htpasswd -b .htpasswd admin [REDACTED:password]'],
+    ["htpasswd -bc /etc/nginx/.htpasswd admin 'Sup3rS3cret'", "htpasswd -bc /etc/nginx/.htpasswd admin '[REDACTED:password]'"],
+    ['htpasswd -B -C 12 -b .htpasswd admin Sup3rS3cret && nginx -s reload', 'htpasswd -B -C 12 -b .htpasswd admin [REDACTED:password] && nginx -s reload'],
+    ['htpasswd -nbB admin Sup3rS3cret', 'htpasswd -nbB admin [REDACTED:password]'],
+    ['mosquitto_passwd -b passwd sensor M0squ1tto', 'mosquitto_passwd -b passwd sensor [REDACTED:password]'],
+    ['keytool -list -keystore app.jks -storepass S3cretStore', 'keytool -list -keystore app.jks -storepass [REDACTED:password]'],
+    ['apksigner sign --ks app.jks --ks-pass pass:Ks1Pass app.apk', 'apksigner sign --ks app.jks --ks-pass pass:[REDACTED:password] app.apk'],
+    ["sqlcmd -S db -U sa -P 'Sq1Pass!' -Q \"select 1\"", "sqlcmd -S db -U sa -P '[REDACTED:password]' -Q \"select 1\""],
+    ['smbclient //fs/share -U alice%Smb1Pass', 'smbclient //fs/share -U alice%[REDACTED:password]'],
+    ['zip -P Z1pPass out.zip notes.txt', 'zip -P [REDACTED:password] out.zip notes.txt'],
+    ['7z a -pS3venZip out.7z dir', '7z a -p[REDACTED:password] out.7z dir'],
+    ['rabbitmqctl add_user app Rabb1tPw', 'rabbitmqctl add_user app [REDACTED:password]'],
+    ["echo 'deploy:Chp4sswd' | sudo chpasswd", "echo 'deploy:[REDACTED:password]' | sudo chpasswd"],
+    // The flag and the key stay around a value that is gone; the flag itself is not a token.
+    ['kubectl create secret generic db --from-literal=password=K8sPassw0rd', 'kubectl create secret generic db --from-literal=password=[REDACTED:password]'],
+    ['kubectl create secret generic db --from-literal=username=admin --from-literal=password=K8sPassw0rd', 'kubectl create secret generic db --from-literal=username=admin --from-literal=password=[REDACTED:password]'],
     // Azure connection strings and shared access signatures.
     [
       'az storage blob list --connection-string "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zq8/Xw7+Cv6Bn5Mm4Ll3Kk2Jj1Hh0Gg9Ff8Dd7Ss6Aa5Qq4Ww3Ee2Rr1Tt0Yy9Uu8Ii7Oo6Pp5==;EndpointSuffix=core.windows.net"',
@@ -123,6 +142,11 @@ describe('redaction', () => {
     'curl http://localhost:3000/api/users/@me',
     'git clone https://deploy@git.example.com/o/r.git',
     'git clone https://john.doe%40example.com@git.example.com/o/r.git',
+    'htpasswd -c .htpasswd admin',
+    'htpasswd -D .htpasswd admin',
+    'keytool -list -storepass:env STOREPASS -keystore app.jks',
+    'tar -czf out.tgz -P dir',
+    'ansible-vault encrypt vars.yml --vault-password-file ~/.config/ansible/vault_pass',
   ])('leaves a command without a password alone: %s', (text) => {
     expect(redactText(text)).toEqual({ text, count: 0 });
   });
@@ -159,5 +183,84 @@ describe('redaction', () => {
     const { value, count } = redactDeep({ command: 'export GITHUB_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngXyZ0123456789', nested: ['AKIAZ7QW3ERT5YUI8OPL'] });
     expect(JSON.stringify(value)).not.toMatch(/ghp_R4nd|AKIAZ7/);
     expect(count).toBe(2);
+  });
+});
+
+describe('redaction of credentials stated in prose', () => {
+  // A credential word, then is/was/set to, a colon or a quote, then a value shaped like a secret.
+  it.each([
+    ['prod db password is Zq8!vR2#pLm9', 'prod db password is [REDACTED:password]'],
+    ['the prod db password is Zq8!vR2#pLm9, keep that in mind', 'the prod db password is [REDACTED:password], keep that in mind'],
+    ['the deploy key passphrase is tangerine-otter-42', 'the deploy key passphrase is [REDACTED:password]'],
+    ['the redis password is "s3cr3t-redis-pw"', 'the redis password is "[REDACTED:password]"'],
+    ['the password for the admin account is hunter22.', 'the password for the admin account is [REDACTED:password].'],
+    ['the db password was changed to Tr0ub4dor&3 yesterday', 'the db password was changed to [REDACTED:password] yesterday'],
+    ["password is set to 'Zq8!vR2#pLm9'", "password is set to '[REDACTED:password]'"],
+    ['the password is `hunter2`', 'the password is `[REDACTED:password]`'],
+    ['the password is P@ss1!', 'the password is [REDACTED:password]'],
+    ['the passphrase is "correct horse battery staple"', 'the passphrase is "[REDACTED:password]"'],
+    ['The API key is Ab3dE9fG2hK7 for staging.', 'The API key is [REDACTED:secret] for staging.'],
+    ['the license key is ABCD-1234-EFGH-5678', 'the license key is [REDACTED:secret]'],
+    ['the PIN is 4821', 'the PIN is [REDACTED:pin]'],
+    ['admin login: admin / P@ssw0rd2024!', 'admin login: admin / [REDACTED:password]'],
+    ['user/pass: deploy / Zq8!vR2#x', 'user/pass: deploy / [REDACTED:password]'],
+  ])('redacts the value in %j', (input, expected) => {
+    expect(redactText(input)).toEqual({ text: expected, count: 1 });
+  });
+
+  // What is said about a credential, not the credential: words, descriptions, names, sizes.
+  it.each([
+    'the password is stored hashed with bcrypt',
+    'the token is refreshed every hour',
+    'the token is refreshed!',
+    'password is required',
+    'the password should be at least 12 characters',
+    'the token is base64-encoded',
+    'the token is short-lived',
+    'the token is valid for 24h',
+    'the token is 32 bytes long',
+    'the api key is 40 characters',
+    'the secret is HMAC-SHA256',
+    'the secret is AES-256-GCM encrypted',
+    'the password is SHA-256 hashed',
+    'the token is a JWT signed with HS256',
+    'the secret is stored in Vault under secret/data/app',
+    'the secret is config.secret_v2',
+    'the password is SECRET_KEY_2',
+    'the password is ${DB_PASSWORD}',
+    'the token is process.env.TOKEN',
+    'the token is v1.2.3',
+    'the token bucket is refilled at 10/s',
+    'the pin is 4 digits',
+    'the LED pin is 13',
+    'login: admin / admin',
+    'user: alice/notes2024',
+    'read / write access for the user / admin2024 role',
+    '/Users/sam/projects/bookclub',
+    'accounts/views.py:58 sends the mail',
+  ])('leaves %j alone', (text) => {
+    expect(redactText(text)).toEqual({ text, count: 0 });
+  });
+
+  it('reaches what a session stores: tags, prompts and a Bash command with its meta', () => {
+    const text = session([
+      user('the prod db password is Zq8!vR2#pLm9, keep that in mind'),
+      assistant('[MEMORY: learned] prod db password is Zq8!vR2#pLm9'),
+      assistant('[MEMORY: learned] admin login: admin / P@ssw0rd2024!'),
+      assistant('[MEMORY: learned] the deploy key passphrase is tangerine-otter-42'),
+      assistant('[MEMORY: learned] the redis password is "s3cr3t-redis-pw"'),
+      toolUse('h1', 'Bash', { command: 'htpasswd -b .htpasswd admin Sup3rS3cret' }),
+      toolResult('h1', 'Adding password for user admin'),
+    ]);
+    const { candidates } = extractCandidates(text);
+    expect(JSON.stringify(candidates)).not.toMatch(/Zq8!vR2#pLm9|P@ssw0rd2024|tangerine-otter-42|s3cr3t-redis-pw|Sup3rS3cret/);
+    const ran = candidates.find((c) => c.type === 'command_run');
+    expect(ran).toMatchObject({ content: 'Ran htpasswd -b .htpasswd admin [REDACTED:password]', meta: { command: 'htpasswd -b .htpasswd admin [REDACTED:password]', redactions: 1 } });
+    expect(candidates.filter((c) => c.provenance === 'layer3:memory-tag').map((c) => c.content)).toEqual([
+      'prod db password is [REDACTED:password]',
+      'admin login: admin / [REDACTED:password]',
+      'the deploy key passphrase is [REDACTED:password]',
+      'the redis password is "[REDACTED:password]"',
+    ]);
   });
 });
