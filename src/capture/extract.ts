@@ -74,6 +74,9 @@ export function extractCandidates(text: string, options: { session?: string; sta
     if (item.kind !== 'assistant-text' && item.kind !== 'user-text') continue;
     const prose = prepareProse(item.text);
     raw.push(...extractTags(prose, item.ts));
+    // A compaction's summary tells the session again: its "switched to X", "prefer A over B" were
+    // captured when they happened, or were never decisions (a log of edits, errors and fixes).
+    if (item.recap) continue;
     const untagged = withoutTags(item.text);
     raw.push(...(item.kind === 'assistant-text' ? extractProse(untagged, item.ts) : extractUserPreferences(untagged, item.ts)));
   }

@@ -126,6 +126,9 @@ const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!�
 
 const CHECKED_WORK = /\s(?:(?:is|are|now) )?(?:complete|completed|done|finished|fixed|resolved|shipped|merged|deployed|released|passing|passes|pass|green)\W*$|^(?:✅|✔️?)\s*(?:[*_]{2})?\s*(?:done|completed|finished|added|fixed|implemented|created|built|wrote|written|updated|removed|deleted|migrated|refactored|renamed|moved|replaced|installed|configured|converted|extracted|wired|enabled|disabled|upgraded|bumped|cleaned|rewrote|ported|split|merged|deployed|released|set up)\b/;
 
+/** "No X exists / was found / is available": a statement of what there is, not something turned down. */
+const NO_SUCH = /^no\b[^:;—–]{0,90}?\b(?:exists?|existed|found|available|present|defined|supported|provided|installed|registered|configured|matched|matches|match|shows? up|showed up|turned up|came up)\b/;
+
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
 const CUES: Cue[] = [
@@ -138,7 +141,8 @@ const CUES: Cue[] = [
   // approach_rejected: something considered and turned down
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
   { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
-  { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: /^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/ },
+  // "No Redis: …" turns something down; "No `X` field exists - use `Y`" says what there is.
+  { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: all(/^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/, (m) => !NO_SUCH.test(m)) },
   { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
   { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/ },
   { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
@@ -198,17 +202,37 @@ function skipped(m: string): boolean {
   return QUESTION.test(m) || HYPOTHETICAL_START.test(m) || narration(m) || NEGATED_DECISION.test(m);
 }
 
-const REASON = /\s(?:because|since|as|given that|due to|so that)\s|\s*(?::|—|–|;| - )\s*/i;
+// A colon ends a clause when a space follows it: `std::vector`, `a:b` and times go on.
+const REASON = /\s(?:because|since|as|given that|due to|so that)\s|\s*(?::(?=\s|$)|—|–|;| - )\s*/i;
 /** A rejection's reason can follow a "but": "I considered Yup, but its inference is weaker". */
 const REJECTION_REASON = new RegExp(`${REASON.source}|,?\\s+but\\s+`, 'i');
 /** "Decision: Use SQLite": the colon after a label introduces the decision, not its reason. */
 const LABEL = /^\s*(?:final |our |the )?(?:decision|decided|choice|chosen|conclusion|verdict|recommendation|resolution|rejected|rejection|approach|outcome)s?\s*:\s*/i;
 
-function reasonOf(text: string, type: EventType): string | undefined {
-  const body = text.slice(LABEL.exec(text)?.[0].length ?? 0);
-  const match = (type === 'approach_rejected' ? REJECTION_REASON : REASON).exec(body);
+/**
+ * The words of `sentence` from `from` to `to`, a phrase of its own: its bounds were found in the
+ * masked copy, so punctuation inside inline code or a quotation never cut it
+ * (`Sandbox.mode(Repo, {:shared, self()})` stays whole), and it ends at a bracket closing one
+ * opened before it ("(prefer id over uuid)" gives "uuid", not "uuid)").
+ */
+function phrase(sentence: Sentence, from: number, to: number): string {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const ch = sentence.masked[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) return sentence.text.slice(from, i).trim();
+      depth--;
+    }
+  }
+  return sentence.text.slice(from, to).trim();
+}
+
+function reasonOf(sentence: Sentence, type: EventType): string | undefined {
+  const start = LABEL.exec(sentence.masked)?.[0].length ?? 0;
+  const match = (type === 'approach_rejected' ? REJECTION_REASON : REASON).exec(sentence.masked.slice(start));
   if (!match) return undefined;
-  const reason = body.slice(match.index + match[0].length).trim().replace(/[.!]+$/, '');
+  const reason = phrase(sentence, start + match.index + match[0].length, sentence.masked.length).replace(/[.!]+$/, '');
   return reason.length >= 6 ? tidy(reason, 240) : undefined;
 }
 
@@ -224,20 +248,30 @@ function listedReasons(sentences: readonly Sentence[], at: number): string | und
   return items.length > 0 ? tidy(items.join('; '), 240) : undefined;
 }
 
-function alternativeOf(text: string): string | undefined {
-  const match = /\b(?:rather than|instead of|over|in favou?r of)\s+([^,.;:—–]{2,80})/i.exec(text);
+/** What a choice was made over; a full stop, comma or colon inside a name (Node.js, 1,000) does not end it. */
+const ALTERNATIVE = /\b(?:rather than|instead of|over|in favou?r of)\s+((?:[^,.;:—–]|[.,:](?=\S)){2,80})/i;
+/** Where the alternative stops: a reason, or the next item of an inline enumeration ("… over X 2) use Y"). */
+const ALTERNATIVE_END = /\s(?:since|because|as|so|which|for|to avoid)\s|\s\(?(?:\d{1,2}|[a-z])\)(?=\s|$)/i;
+
+function alternativeOf(sentence: Sentence): string | undefined {
+  const match = ALTERNATIVE.exec(sentence.masked);
   if (!match) return undefined;
-  // Stop at a reason, or at the next item of an inline enumeration ("… over X 2) use Y").
-  const alternative = (match[1] as string).split(/\s(?:since|because|as|so|which|for|to avoid)\s|\s\(?(?:\d{1,2}|[a-z])\)(?=\s|$)/i)[0] as string;
-  return tidy(alternative, 120);
+  const words = match[1] as string;
+  const from = match.index + match[0].length - words.length;
+  const stop = ALTERNATIVE_END.exec(words);
+  let length = stop ? stop.index : words.length;
+  // The length limit ended it inside a word: back to the last whole one.
+  if (!stop && /\w/.test(sentence.masked[from + length] ?? '') && words.lastIndexOf(' ') > 0) length = words.lastIndexOf(' ');
+  const alternative = phrase(sentence, from, from + length);
+  return alternative.length >= 2 ? tidy(alternative, 120) : undefined;
 }
 
 function metaFor(type: EventType, sentence: Sentence): Meta {
   const meta: Meta = {};
   if (type === 'approach_rejected' || type === 'decision_made') {
-    const reason = reasonOf(sentence.text, type);
+    const reason = reasonOf(sentence, type);
     if (reason) meta.reason = reason;
-    const alternative = alternativeOf(sentence.text);
+    const alternative = alternativeOf(sentence);
     if (alternative) meta[type === 'decision_made' ? 'rejected' : 'alternative'] = alternative;
   }
   return meta;

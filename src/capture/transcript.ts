@@ -2,11 +2,14 @@
  * Claude Code transcript JSONL → a flat list of what happened, for every format in
  * TRANSCRIPTS.md: 1.0.x inline sidechains, 2.x subagent files, assistant responses split over
  * lines that share `message.id`, compaction records, unknown record types (ignored), and
- * partial or corrupt lines (counted, skipped). Pure.
+ * partial or corrupt lines (counted, skipped). Text that recounts the session rather than
+ * carrying it on is marked `recap`: a compaction's summary (the compaction agent's answer, its
+ * instructions, a "This session is being continued…" message without its isCompactSummary flag).
+ * Pure.
  */
 export type TranscriptItem =
-  | { kind: 'assistant-text'; text: string; ts: string; sidechain: boolean }
-  | { kind: 'user-text'; text: string; ts: string; sidechain: boolean }
+  | { kind: 'assistant-text'; text: string; ts: string; sidechain: boolean; recap?: true }
+  | { kind: 'user-text'; text: string; ts: string; sidechain: boolean; recap?: true }
   | { kind: 'tool-use'; id: string; name: string; input: Record<string, unknown>; ts: string; sidechain: boolean }
   | { kind: 'tool-result'; toolUseId: string; isError: boolean; text: string; result: unknown; ts: string; sidechain: boolean };
 
@@ -35,6 +38,17 @@ function humanText(raw: string): string | null {
   return text;
 }
 
+/**
+ * Claude Code's compaction runs as an agent (agent-acompact-*.jsonl, agentId acompact-…) that is
+ * asked for "a detailed summary of the conversation so far" and answers in <analysis> and
+ * <summary>; the summary comes back to the session as "This session is being continued from a
+ * previous conversation…". All of it is a log of what was done, told again.
+ */
+const COMPACTION_AGENT = /^a?compact/;
+const COMPACTION_PROMPT = /^Your task is to create a detailed summary of the conversation so far/;
+const CONTINUATION = /^This session is being continued from a previous conversation/;
+const COMPACTION_ANSWER = /^\s*<analysis>[\s\S]*<summary>/;
+
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -46,6 +60,8 @@ export function parseTranscript(text: string): Transcript {
   const seenBlocks = new Set<string>();
   let conversationLines = 0;
   let sidechainLines = 0;
+  // Chains (the session, or one agent) whose next answer is a summary: a compaction prompt was put to them.
+  const summarising = new Set<string>();
 
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
@@ -69,6 +85,9 @@ export function parseTranscript(text: string): Transcript {
     const sidechain = record.isSidechain === true || typeof record.agentId === 'string';
     if (sidechain) sidechainLines += 1;
     const ts = str(record.timestamp) ?? '';
+    const agentId = str(record.agentId);
+    const chain = agentId ?? (sidechain ? 'sidechain' : 'session');
+    const compactionAgent = agentId !== null && COMPACTION_AGENT.test(agentId);
     out.sessionId ??= str(record.sessionId);
     out.cwd ??= str(record.cwd);
     if (str(record.gitBranch)) out.gitBranch = str(record.gitBranch);
@@ -84,7 +103,8 @@ export function parseTranscript(text: string): Transcript {
         if (seenBlocks.has(key)) continue;
         seenBlocks.add(key);
         if (block.type === 'text' && typeof block.text === 'string' && block.text !== '(no content)') {
-          out.items.push({ kind: 'assistant-text', text: block.text, ts, sidechain });
+          const recap = compactionAgent || summarising.has(chain) || COMPACTION_ANSWER.test(block.text);
+          out.items.push({ kind: 'assistant-text', text: block.text, ts, sidechain, ...(recap ? { recap } : {}) });
         } else if (block.type === 'tool_use' && typeof block.name === 'string') {
           out.items.push({ kind: 'tool-use', id: str(block.id) ?? '', name: block.name, input: isObject(block.input) ? block.input : {}, ts, sidechain });
         }
@@ -94,9 +114,18 @@ export function parseTranscript(text: string): Transcript {
 
     // A user line: human input, or tool results coming back.
     if (record.isMeta === true || record.isCompactSummary === true) continue;
+    const pushUserText = (raw: string) => {
+      const human = humanText(raw);
+      if (!human) return;
+      const prompt = COMPACTION_PROMPT.test(human);
+      // The answer to a compaction prompt is a summary; the next thing the user says is not.
+      if (prompt) summarising.add(chain);
+      else summarising.delete(chain);
+      const recap = compactionAgent || prompt || CONTINUATION.test(human);
+      out.items.push({ kind: 'user-text', text: human, ts, sidechain, ...(recap ? { recap } : {}) });
+    };
     if (typeof message.content === 'string') {
-      const human = humanText(message.content);
-      if (human) out.items.push({ kind: 'user-text', text: human, ts, sidechain });
+      pushUserText(message.content);
       continue;
     }
     if (!Array.isArray(message.content)) continue;
@@ -113,8 +142,7 @@ export function parseTranscript(text: string): Transcript {
           sidechain,
         });
       } else if (block.type === 'text' && typeof block.text === 'string') {
-        const human = humanText(block.text);
-        if (human) out.items.push({ kind: 'user-text', text: human, ts, sidechain });
+        pushUserText(block.text);
       }
     }
   }

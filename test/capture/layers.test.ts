@@ -342,3 +342,80 @@ describe('the pipeline', () => {
     expect(out).toContain('"redactions":1');
   });
 });
+
+describe('compaction summaries recount the session: no heuristic memories from them', () => {
+  // The compaction agent's file (agent-acompact-*.jsonl): every line a sidechain of agent acompact-….
+  const agent = <T extends object>(line: T) => ({ ...line, isSidechain: true, agentId: 'acompact-3f2a1b' });
+  const PROMPT = "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.";
+  const SUMMARY = [
+    '<analysis>',
+    'Let me chronologically analyze the conversation:',
+    '',
+    '1. **Implementation**:',
+    '   - Modified transcript_renderer.ex (prefer id over uuid)',
+    '   - Error: sandbox isolation - LiveView runs in separate process, switched to `{:shared, self()}` mode',
+    '   - Fixed by using `Sandbox.mode(Repo, {:shared, self()})` instead of just `Sandbox.checkout`.',
+    '</analysis>',
+    '',
+    '<summary>',
+    '1. Key Technical Concepts:',
+    '   - TranscriptRenderer message ID normalization (prefer DB `id` over JSONL `uuid`)',
+    '   - We decided to keep annotations in SQLite rather than in the browser, since they must survive reloads.',
+    '</summary>',
+  ].join('\n');
+  const memories = (text: string) => extractCandidates(text).candidates.filter((c) => c.provenance.startsWith('layer2:') || c.provenance.startsWith('layer3:'));
+
+  it("takes nothing from the compaction agent's file", () => {
+    expect(memories(session([agent(user(PROMPT)), agent(assistant(SUMMARY))]))).toEqual([]);
+  });
+
+  it('takes nothing from an answer to the compaction prompt, or a continuation message without its flag, and reads on after them', () => {
+    const found = memories(
+      session([
+        user(PROMPT),
+        assistant(SUMMARY.replace(/<\/?(?:analysis|summary)>/g, '')),
+        user('This session is being continued from a previous conversation that ran out of context. Summary:\n- The user said: always use pnpm, never npm.\n- Went with Postgres rather than MySQL since we need JSONB.'),
+        user('ok, now add the pagination'),
+        assistant('Going with cursor pagination rather than offsets, since rows are inserted while clients page.'),
+      ]),
+    );
+    expect(found.map((c) => [c.type, c.content])).toEqual([['decision_made', 'Going with cursor pagination rather than offsets, since rows are inserted while clients page.']]);
+  });
+
+  it('still keeps a tag written in a summary: tags are explicit', () => {
+    const found = memories(session([agent(user(PROMPT)), agent(assistant(`${SUMMARY}\n[MEMORY: decision] Annotations live in SQLite`))]));
+    expect(found.map((c) => [c.type, c.content])).toEqual([['decision_made', 'Annotations live in SQLite']]);
+  });
+});
+
+describe('layer 2: facts are not rejections, and meta fields are whole phrases', () => {
+  it.each([
+    "No `additionalSystemPrompt` field exists - use `additionalContext` instead to inject information into Claude's context",
+    "No Igniter installers exist for credo, dialyxir, mix_audit, or sobelow — they're simple deps added to `mix.exs`",
+    'No migration was found for the new column: the schema is already current.',
+  ])('does not read "no X exists" as a rejected approach: %j', (sentence) => {
+    expect(typeOf(sentence)).not.toBe('approach_rejected');
+  });
+
+  it.each([
+    ['No Redis: the ops team will not run another service.', 'the ops team will not run another service'],
+    ['Skipping the DynamoDB lock table: it is one more resource to pay for.', 'it is one more resource to pay for'],
+  ])('still reads %j as a rejection with its reason', (sentence, reason) => {
+    expect(extractProse(sentence, '')[0]).toMatchObject({ type: 'approach_rejected', meta: { reason } });
+  });
+
+  it.each([
+    // Punctuation inside inline code neither ends the alternative nor starts a reason.
+    ['Fixed by using `Sandbox.mode(Repo, {:shared, self()})` instead of just `Sandbox.checkout`.', { rejected: 'just `Sandbox.checkout`' }],
+    // A bracket closing one opened before the phrase ends it.
+    ['Message ids are normalised in the renderer (prefer DB `id` over JSONL `uuid`).', { rejected: 'JSONL `uuid`' }],
+    ["We'll use the new renderer (prefer id over uuid) since ids are stable.", { rejected: 'uuid', reason: 'ids are stable' }],
+    // A full stop inside a name is not the end of the sentence.
+    ["We'll use Deno rather than Node.js since it runs TypeScript as is.", { rejected: 'Node.js', reason: 'it runs TypeScript as is' }],
+    ['Going with `std::vector` over a linked list: it is cache friendly.', { rejected: 'a linked list', reason: 'it is cache friendly' }],
+  ])('reads whole phrases for the meta of %j', (sentence, meta) => {
+    const [c] = extractProse(sentence, '');
+    expect(c?.type).toBe('decision_made');
+    expect(c?.meta).toEqual(meta);
+  });
+});

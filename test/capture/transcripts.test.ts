@@ -32,6 +32,12 @@ describe.runIf(hasShared)('real Claude Code transcripts (../shared/fixtures/tran
       expect(candidates.some((c) => c.type === 'file_modified')).toBe(true);
     }
   });
+
+  // A compaction agent's summary recounts its session: "switched to X", "prefer A over B" are a log.
+  it.each(files.filter((f) => /agent-acompact-/.test(f)).map((f) => [f.slice(SHARED.length), f]))('%s yields no heuristic memory', (_name, file) => {
+    const { candidates } = extractCandidates(readFileSync(file, 'utf8'));
+    expect(candidates.filter((c) => c.provenance.startsWith('layer2:'))).toEqual([]);
+  });
 });
 
 describe("the project's labelled sessions (test/fixtures/sessions)", () => {
