@@ -37,7 +37,12 @@ const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:opti
  * does "because it may be null we switched to…".
  */
 const HEDGED_START = /^(?:alternatively|optionally|hypothetically|ideally)\b/;
-const HEDGE = /\b(?:could|might|may|would(?! (?:rather|prefer))|maybe|perhaps|possibly|potentially|alternatively|hypothetically|if|unless|whether)\b|'d\b(?! (?:rather|prefer))/;
+const HEDGE = /\b(?:could|might|may|would(?! (?:rather|prefer))|maybe|perhaps|possibly|potentially|probably|likely|tentatively|alternatively|hypothetically|if|unless|whether)\b|'d\b(?! (?:rather|prefer))/;
+/**
+ * A choice left to the user to confirm, wherever it is said: "…, unless you object", "if that's
+ * OK with you", "if you agree". It is proposed, not made.
+ */
+const PENDING_APPROVAL = /\b(?:unless (?:you|anyone|somebody|someone) (?:object|objects|disagree|disagrees|mind|minds|prefer|prefers|'d (?:rather|prefer)|would (?:rather|prefer)|want|have|see|think|say)|if (?:that's|that is|this is|it's|it is) (?:ok|okay|fine|alright|all right)\b|if you (?:agree|approve|don't mind|do not mind|are ok|'re ok|are okay|'re okay|are fine|'re fine|are happy|'re happy|have no objection)|pending your (?:ok|okay|approval|go-ahead))/;
 
 function hedgedBefore(m: string, at: number): boolean {
   const clause = m.slice(0, at).split(/[,;:—–()]/).pop() ?? '';
@@ -143,14 +148,14 @@ const CUES: Cue[] = [
   { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
   // "No Redis: …" turns something down; "No `X` field exists - use `Y`" says what there is.
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: all(/^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/, (m) => !NO_SUCH.test(m)) },
-  { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
+  { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|should not|mustn't|must not|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
   { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/ },
   { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
   { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all(/\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
 
   // decision_made: a choice, stated as made
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
-  { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
+  { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|(?:i|we)(?:'ve| have)? (?:switched|migrated|ported) (?:[\w.·@/-]+ ){1,4}(?:over )?to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
   { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/ },
   { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
   // "X is the better fit"; a bare "this is the right call because…" names no choice, so it is not one.
@@ -248,16 +253,21 @@ function listedReasons(sentences: readonly Sentence[], at: number): string | und
   return items.length > 0 ? tidy(items.join('; '), 240) : undefined;
 }
 
-/** What a choice was made over; a full stop, comma or colon inside a name (Node.js, 1,000) does not end it. */
-const ALTERNATIVE = /\b(?:rather than|instead of|over|in favou?r of)\s+((?:[^,.;:—–]|[.,:](?=\S)){2,80})/i;
-/** Where the alternative stops: a reason, or the next item of an inline enumeration ("… over X 2) use Y"). */
-const ALTERNATIVE_END = /\s(?:since|because|as|so|which|for|to avoid)\s|\s\(?(?:\d{1,2}|[a-z])\)(?=\s|$)/i;
+/**
+ * What a choice was made over: "X rather than / instead of / over / in favour of Y", "X beats Y",
+ * "X is better than Y", "switched from Y to X". A full stop, comma or colon inside a name (Node.js,
+ * 1,000) does not end it; "switched over to X" names no alternative.
+ */
+const ALTERNATIVE = /\b(?:rather than|instead of|over(?!\s+to\b)|in favou?r of|beats|beat|outperforms|outperformed|(?:is|are|was|were) (?:better|faster|simpler|lighter|smaller|safer|cheaper|more \w+) than)\s+((?:[^,.;:—–]|[.,:](?=\S)){2,80})/di;
+const SWITCHED_FROM = /\b(?:switch(?:ed|ing)?|migrat(?:ed|ing)|mov(?:ed|ing)|port(?:ed|ing)) (?:[\w.·@/-]+ ){0,3}?from\s+((?:[^,.;:—–]|[.,:](?=\S)){2,80}?)\s+to\b/di;
+/** Where the alternative stops: a reason, a word about the setting ("here"), or the next item of an inline enumeration ("… over X 2) use Y"). */
+const ALTERNATIVE_END = /\s(?:since|because|as|so|which|for|to avoid)\s|\s(?:here|there|now|today|too|anyway|in this case|in practice)\b|\s\(?(?:\d{1,2}|[a-z])\)(?=\s|$)/i;
 
 function alternativeOf(sentence: Sentence): string | undefined {
-  const match = ALTERNATIVE.exec(sentence.masked);
+  const match = ALTERNATIVE.exec(sentence.masked) ?? SWITCHED_FROM.exec(sentence.masked);
   if (!match) return undefined;
   const words = match[1] as string;
-  const from = match.index + match[0].length - words.length;
+  const from = match.indices?.[1]?.[0] ?? match.index;
   const stop = ALTERNATIVE_END.exec(words);
   let length = stop ? stop.index : words.length;
   // The length limit ended it inside a word: back to the last whole one.
@@ -283,7 +293,7 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if (skipped(m)) return null;
   const found = CUES.filter((cue) => matches(cue, m));
   const decisionAt = Math.min(...found.filter((cue) => cue.type === 'decision_made').map((cue) => cueAt(cue, m)));
-  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || (Number.isFinite(decisionAt) && hedgedBefore(m, decisionAt));
+  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || PENDING_APPROVAL.test(m) || (Number.isFinite(decisionAt) && hedgedBefore(m, decisionAt));
   let best: Cue | null = null;
   for (const cue of found) {
     if (sentence.offered && cue.type !== 'knowledge_acquired') continue;

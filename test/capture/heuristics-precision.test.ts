@@ -61,6 +61,12 @@ describe('layer 2 precision: hypotheticals are not decisions', () => {
     'Alternatively, we could use SQLite instead of Postgres for tests.',
     'We could store sessions in Redis rather than in memory.',
     'For the ledger, we could also just go with Postgres.',
+    // Proposed, for the user to confirm: hedged ("probably", "likely") or waiting on their word.
+    "I'll probably go with Vitest rather than Jest since it is faster, unless you object.",
+    "We'll likely switch to pnpm workspaces.",
+    "Unless you object, I'll go with Vitest rather than Jest.",
+    "I'll go with Postgres for the ledger if that's OK with you.",
+    "Going with Postgres rather than MySQL, if you agree.",
   ])('stays quiet on %j', (text) => {
     expect(typesOf(text)).not.toContain('decision_made');
   });
@@ -105,5 +111,27 @@ describe('layer 2 precision: intentions and self-talk are not learnings', () => 
     'Alternatively, the API also supports cursors, which is why the SDK never loses a page.',
   ])('still finds the learning in %j', (text) => {
     expect(typesOf(text)).toEqual(['knowledge_acquired']);
+  });
+});
+
+describe('layer 2 recall: plain rejections and decisions said in other words', () => {
+  const found = (text: string) => memories(assistant(text)).map((c) => ({ type: c.type, meta: c.meta }));
+
+  it.each([
+    ['We should not use GraphQL here: the API has three endpoints and REST is simpler.', 'the API has three endpoints and REST is simpler'],
+    ['We must not add a second ORM: the migrations would fight each other.', 'the migrations would fight each other'],
+  ])('takes %j as a rejection with its reason', (text, reason) => {
+    expect(found(text)).toEqual([{ type: 'approach_rejected', meta: { reason } }]);
+  });
+
+  it.each([
+    ['After testing both, Fastify beats Express here, so I switched the server to Fastify.', { rejected: 'Express' }],
+    ['We migrated the background jobs to Sidekiq, since Resque has no retries.', { reason: 'Resque has no retries' }],
+    ['We switched from npm to pnpm since installs are faster.', { rejected: 'npm', reason: 'installs are faster' }],
+    // "switched over to" names no alternative.
+    ['We switched over to pnpm since installs are faster.', { reason: 'installs are faster' }],
+    ['Zod is simpler than Yup for our forms, so I switched the schemas to Zod.', { rejected: 'Yup' }],
+  ])('takes %j as a decision, with what it was chosen over', (text, meta) => {
+    expect(found(text)).toEqual([{ type: 'decision_made', meta }]);
   });
 });
