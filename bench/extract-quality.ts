@@ -50,6 +50,24 @@ export interface QualityDetail {
   leaked: string[];
 }
 
+/** Whether a sentence appears, untagged, only in what the user typed (not in the assistant's text). */
+function userProseOnly(transcript: string): (sentence: string) => boolean {
+  const said = { user: '', assistant: '' };
+  for (const line of transcript.split('\n')) {
+    let record: { type?: string; message?: { content?: unknown } };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (record.type !== 'user' && record.type !== 'assistant') continue;
+    const content = record.message?.content;
+    const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.filter((b) => b?.type === 'text').map((b) => String(b.text)) : [];
+    said[record.type] += `${texts.join('\n')}\n`;
+  }
+  return (sentence) => said.user.includes(sentence) && !said.assistant.includes(sentence) && !/\[MEMORY:[^\]]*\]\s*$/i.test(said.user.slice(0, said.user.indexOf(sentence)).split('\n').pop() ?? '');
+}
+
 export function scoreExtraction(verbose = false, dir = DIR) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.labels.json')).sort();
   const perType: Record<string, { expected: number; found: number }> = {};
@@ -73,7 +91,13 @@ export function scoreExtraction(verbose = false, dir = DIR) {
     const memories = candidates.filter((c) => MEMORY_TYPES.has(c.type));
     const used = new Set<Candidate>();
     const missed: Expected[] = [];
+    const userOnly = userProseOnly(text);
     for (const exp of labels.expected) {
+      // Layer 2 reads assistant prose (issue 3): a decision the user typed, untagged, is out of scope.
+      if (exp.type !== 'preference_noted' && exp.text && userOnly(exp.text)) {
+        (labels.neutral ??= []).push(exp.text);
+        continue;
+      }
       const bucket = (perType[exp.type] ??= { expected: 0, found: 0 });
       bucket.expected += 1;
       const hit = memories.find((c) => c.type === exp.type && !used.has(c) && has(c.content, exp.keywords));
@@ -84,7 +108,7 @@ export function scoreExtraction(verbose = false, dir = DIR) {
     }
     const falsePositives: Candidate[] = [];
     for (const c of memories) {
-      const matchesExpected = labels.expected.some((exp) => exp.type === c.type && has(c.content, exp.keywords));
+      const matchesExpected = labels.expected.some((exp) => exp.type === c.type && has(c.content, exp.keywords) && !(labels.neutral ?? []).includes(exp.text ?? ''));
       if (matchesExpected) {
         extracted += 1;
         truePositive += 1;
