@@ -8,6 +8,8 @@ import { append, buildEvents, captureContext, openJournal, type Journal } from '
 import { readTip } from '../journal/tip.js';
 import { readActiveSession } from './active-session.js';
 import { isEmptyMessage } from './commit-message.js';
+import { readGitCommandLine } from './git-command-line.js';
+import { isDryRunPush } from './push-command.js';
 
 /**
  * `cortex git-hook <name> [args]`: what the git hooks installed by `cortex init` hand over to.
@@ -122,6 +124,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const stdin = await io.readStdin();
       const config = await readGitConfig(repo);
       if (!remote || config['cortex.pushjournal'] === 'false') return '';
+      // Git runs pre-push for `push --dry-run` too, without saying so: a dry run pushes nothing, the journal neither.
+      const command = await readGitCommandLine();
+      if (command && isDryRunPush(command)) return 'dry-run push; the journal is not synced';
       const j = await journal();
       if (!(await readTip(j.store)) || stdin.includes(j.store.ref)) return '';
       if (startInBackground(['sync', remote, '--quiet'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo) })) return `syncing the journal with ${remote} in the background`;

@@ -572,6 +572,17 @@ describe('team sync through a shared remote', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe('cortex: no remote named "orign" (git remote -v lists them; a URL works too)\n');
   });
+  it('git push --dry-run (or -n) pushes nothing of the journal either; the real push then syncs it', () => {
+    const { g, dir } = initializedRepo();
+    const remote = join(tempDir(), 'remote.git');
+    g(dir, 'init', '-q', '--bare', remote);
+    g(dir, 'remote', 'add', 'origin', remote);
+    remember(dir, 'Not pushed by a dry run', '-t', 'decision');
+    for (const args of [['--dry-run', 'origin', 'main'], ['-n', 'origin', 'main'], ['-qn', 'origin', 'main'], ['origin', 'main', '--dry-run']]) g(dir, 'push', '-q', ...args);
+    expect(g(remote, 'for-each-ref', '--format=%(refname)')).toBe('');
+    g(dir, 'push', '-q', 'origin', 'main');
+    expect(git(remote, 'rev-parse', 'cortex/journal')).toBe(git(dir, 'rev-parse', 'cortex/journal'));
+  });
 });
 
 describe('pulling a teammate\'s work', () => {
