@@ -15,6 +15,7 @@ export type CortexErrorCode =
   | 'NO_WORK_TREE'
   | 'EMBEDDINGS_UNAVAILABLE'
   | 'UNSUPPORTED_REPO'
+  | 'NOT_WRITABLE'
   | 'USAGE';
 
 export class CortexError extends Error {
@@ -30,3 +31,9 @@ export class CortexError extends Error {
 }
 
 export const isCortexError = (err: unknown): err is CortexError => err instanceof CortexError;
+
+/**
+ * A write the file system refused: no permission (a `.git` left to root by a `sudo git pull`,
+ * `chmod -R a-w`) or a read-only mount. Caches skip such writes; memory cannot.
+ */
+export const isWriteRefused = (err: unknown): err is NodeJS.ErrnoException => ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException | null)?.code ?? '');

@@ -7,7 +7,7 @@ import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } 
 import { writeHookLog } from './hook-log.js';
 import { deliverBriefing } from './deliver-briefing.js';
 import { markSessionActive, markSessionEnded } from '../git-hooks/active-session.js';
-import { isCortexError } from '../errors.js';
+import { isCortexError, isWriteRefused } from '../errors.js';
 
 /**
  * `cortex hook <event>`: the entry point Claude Code calls. It fails open, always: whatever
@@ -108,8 +108,8 @@ class HookProblem extends Error {}
  * `.git/cortex` (often a temp file) is named by the folder, which is what needs fixing.
  */
 function deniedPath(err: unknown, cortexDir: string | undefined): string | null {
-  const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
-  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return null;
+  if (!isWriteRefused(err)) return null;
+  const { code, path } = err;
   const where = path === undefined ? 'a file Cortex keeps' : cortexDir && (path === cortexDir || path.startsWith(`${cortexDir}${sep}`)) ? cortexDir : path;
   return `${where} (${code})`;
 }

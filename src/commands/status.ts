@@ -1,4 +1,4 @@
-import { inspectCache, refreshCache } from '../journal/cache.js';
+import { inspectCache, isInMemory, refreshCache } from '../journal/cache.js';
 import { openJournalAt, paintFor, printJson, type CommandIO } from './io.js';
 
 export interface StatusArgs {
@@ -19,7 +19,7 @@ export async function runStatus(args: StatusArgs, io: CommandIO): Promise<number
     byType: Object.fromEntries(Object.entries(meta.counts).sort(([, a], [, b]) => b - a)),
     shards: Object.keys(meta.shards).length,
     clone: journal.store.cloneId,
-    cache: { state: before.state, path: journal.cacheDir.path },
+    cache: { state: before.state, path: journal.cacheDir.path, inMemory: isInMemory(meta) },
     problems: meta.problems,
   };
   if (args.json) {
@@ -31,7 +31,7 @@ export async function runStatus(args: StatusArgs, io: CommandIO): Promise<number
     `${paint.bold('journal')}  ${status.ref} ${status.tip ? paint.yellow(status.tip.slice(0, 12)) : paint.dim('(not created yet: run cortex init)')}`,
     `${paint.bold('events')}   ${status.events} in ${status.shards} shard${status.shards === 1 ? '' : 's'}`,
     ...Object.entries(status.byType).map(([type, n]) => `  ${String(n).padStart(7)}  ${type}`),
-    `${paint.bold('cache')}    ${status.cache.state === 'fresh' ? 'fresh' : `${status.cache.state}, rebuilt now`} (${status.cache.path})`,
+    `${paint.bold('cache')}    ${status.cache.state === 'fresh' ? 'fresh' : `${status.cache.state}, ${status.cache.inMemory ? 'read into memory (it cannot be written)' : 'rebuilt now'}`} (${status.cache.path})`,
   ];
   if (status.problems.length > 0) {
     lines.push(paint.red(`${status.problems.length} problem${status.problems.length === 1 ? '' : 's'} on the journal branch (skipped when reading):`));

@@ -7,10 +7,11 @@ import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
+import { isWriteRefused } from '../errors.js';
 import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
 import { readRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
-import { inspectCache, refreshCache } from '../journal/cache.js';
+import { inspectCache, isInMemory, refreshCache } from '../journal/cache.js';
 import { journalRef, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { parseSettings, SETTING_KEYS } from '../projections/settings.js';
@@ -99,12 +100,10 @@ export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: Diag
   return { healthy: !findings.some((f) => f.status === 'fail'), setUp: git.installed || claude.found, findings };
 }
 
-const isPermissionError = (err: unknown): boolean => ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException)?.code ?? '');
-
 /** A check that threw: what it hit, as a failing line. */
 function thrownFinding(check: string, err: unknown): Finding {
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] as string;
-  return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: isPermissionError(err) ? 'see the write access line' : 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
+  return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: isWriteRefused(err) ? 'see the write access line' : 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
 }
 
 function versionFinding(check: string, version: string, min: readonly number[], fix: string): Finding {
@@ -247,13 +246,10 @@ async function journalFinding(journal: Journal): Promise<Finding> {
   const damage = await tipDamage(journal.repo, tip);
   if (damage) return { check, status: 'fail', detail: `${ref} points at ${damage}: no command can read the journal or add to it`, fix: await restoreJournalFix(journal.repo, ref) };
   const before = await inspectCache(journal.store, journal.cacheDir);
-  const meta = await refreshCache(journal.store, journal.cacheDir).catch((err: unknown) => {
-    if (isPermissionError(err)) return null;
-    throw err;
-  });
-  // Counting reads through the cache: the write access line says why it cannot be written.
-  if (!meta) return { check, status: 'ok', detail: `${ref} at ${tip.slice(0, 12)} (events not counted: the read cache in ${cortexDir(journal.repo)} cannot be written)` };
-  const detail = `${ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${before.state === 'fresh' ? '' : ' (read cache rebuilt)'}`;
+  const meta = await refreshCache(journal.store, journal.cacheDir);
+  // A cache that cannot be written is read into memory: the write access line says why.
+  const cache = before.state === 'fresh' ? '' : isInMemory(meta) ? ` (read into memory: the read cache in ${cortexDir(journal.repo)} cannot be written)` : ' (read cache rebuilt)';
+  const detail = `${ref} at ${meta.tip?.slice(0, 12)}: ${meta.total} event${meta.total === 1 ? '' : 's'}${cache}`;
   if (meta.problems.length > 0) return { check, status: 'warn', detail: `${detail}; ${meta.problems.length} unreadable line${meta.problems.length === 1 ? '' : 's'} skipped`, fix: 'cortex status lists them' };
   return { check, status: 'ok', detail };
 }

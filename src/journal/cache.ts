@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, open, readdir, readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isWriteRefused } from '../errors.js';
 import { serializeEvents } from '../events/serialize.js';
 import { acquireLockFile } from '../lock-file.js';
 import type { CortexEvent } from '../events/types.js';
@@ -14,7 +15,8 @@ import { readTip, type JournalStore } from './tip.js';
  * one JSONL file, with a small meta file saying which journal tip it reflects and which shard
  * blobs went into it. When the tip moves, only shards whose blob changed are read, and only
  * their new lines; events that sort after everything cached are appended in place. Deleting the
- * folder is always safe: the next read rebuilds it from the journal.
+ * folder is always safe: the next read rebuilds it from the journal. Where it cannot be written (a
+ * read-only .git), reads get the same events from the journal, held in memory by this process.
  */
 const FORMAT = 1;
 const LOCK_STALE_MS = 5_000;
@@ -96,7 +98,8 @@ async function writeGeneration(dir: CacheDir, meta: CacheMeta, events: readonly 
   return { ...meta, file, bytes, lastKey: last ? sortKey(last) : null, total: events.length, counts: countTypes(events) };
 }
 
-async function rebuild(store: JournalStore, dir: CacheDir, tip: string): Promise<CacheMeta> {
+/** Every event at `tip`, read from the journal's shards, and the meta a cache of them starts from. */
+async function readJournalAt(store: JournalStore, tip: string): Promise<{ meta: CacheMeta; events: CortexEvent[] }> {
   const { listShards, readBlobText } = await import('./store.js');
   const { shards, problems } = await listShards(store, tip);
   const meta = emptyMeta(store.ref, tip);
@@ -108,7 +111,28 @@ async function rebuild(store: JournalStore, dir: CacheDir, tip: string): Promise
     meta.problems.push(...parsed.problems);
     meta.shards[shard.path] = { oid: shard.oid, lines: parsed.lines, lastId: parsed.lastId };
   }
-  return writeGeneration(dir, meta, dedupeById(all));
+  return { meta, events: dedupeById(all) };
+}
+
+async function rebuild(store: JournalStore, dir: CacheDir, tip: string): Promise<CacheMeta> {
+  const { meta, events } = await readJournalAt(store, tip);
+  return writeGeneration(dir, meta, events);
+}
+
+/** The generation this process read into memory because the cache could not be written; its `file` names no file. */
+let inMemory: { meta: CacheMeta; events: readonly CortexEvent[] } | null = null;
+
+/** Whether this meta describes events read into memory because the cache could not be written. */
+export const isInMemory = (meta: CacheMeta): boolean => inMemory?.meta.file === meta.file;
+
+async function readIntoMemory(store: JournalStore, tip: string | null): Promise<CacheMeta> {
+  if (tip === null) return emptyMeta(store.ref, null);
+  if (inMemory?.meta.tip === tip && inMemory.meta.ref === store.ref) return inMemory.meta;
+  const { meta, events } = await readJournalAt(store, tip);
+  const last = events[events.length - 1];
+  const held = { ...meta, file: `(in memory ${randomBytes(3).toString('hex')})`, lastKey: last ? sortKey(last) : null, total: events.length, counts: countTypes(events) };
+  inMemory = { meta: held, events };
+  return held;
 }
 
 async function update(store: JournalStore, dir: CacheDir, meta: CacheMeta, tip: string): Promise<CacheMeta> {
@@ -141,11 +165,23 @@ async function removeOldGenerations(dir: CacheDir, keep: string): Promise<void> 
   }
 }
 
-/** Bring the cache up to the journal tip and return its meta. */
+/**
+ * Bring the cache up to the journal tip and return its meta. A cache the file system refuses to
+ * write (a read-only .git) is skipped, not an error: the events are read into memory instead.
+ */
 export async function refreshCache(store: JournalStore, dir: CacheDir): Promise<CacheMeta> {
   const tip = await readTip(store);
   const meta = await loadMeta(dir);
   if (meta && meta.tip === tip && meta.ref === store.ref) return meta;
+  try {
+    return await updateCache(store, dir);
+  } catch (err) {
+    if (!isWriteRefused(err)) throw err;
+    return readIntoMemory(store, tip);
+  }
+}
+
+async function updateCache(store: JournalStore, dir: CacheDir): Promise<CacheMeta> {
   await mkdir(dir.path, { recursive: true });
   const release = await acquireLock(dir);
   try {
@@ -186,6 +222,7 @@ async function readEventsFile(dir: CacheDir, meta: CacheMeta): Promise<string> {
 
 /** Every cached event, oldest first. Lines were validated when the cache was built. */
 export async function readCachedEvents(dir: CacheDir, meta: CacheMeta): Promise<CortexEvent[]> {
+  if (inMemory?.meta.file === meta.file) return [...inMemory.events];
   if (justWritten && justWritten.file === meta.file && justWritten.bytes === meta.bytes) return [...justWritten.events];
   const text = await readEventsFile(dir, meta);
   const events: CortexEvent[] = [];
@@ -202,6 +239,11 @@ export async function readCachedEvents(dir: CacheDir, meta: CacheMeta): Promise<
  * tail of the file only, whatever the journal's size.
  */
 export async function* readCachedNewestFirst(dir: CacheDir, meta: CacheMeta): AsyncGenerator<CortexEvent> {
+  const held = inMemory?.meta.file === meta.file ? inMemory.events : null;
+  if (held) {
+    for (let i = held.length - 1; i >= 0; i--) yield held[i] as CortexEvent;
+    return;
+  }
   if (meta.bytes === 0) return;
   const handle = await open(join(dir.path, meta.file), 'r');
   try {

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { cortexDir, readAuthor, readHead, type Repo } from '../git/repo.js';
 import { createIdGenerator } from '../events/ids.js';
 import { normalizeEvent, type EventContext } from '../events/parse-event.js';
 import type { CortexEvent } from '../events/types.js';
-import { CortexError } from '../errors.js';
+import { CortexError, isWriteRefused } from '../errors.js';
 import { isValidRefName } from '../git/ref-name.js';
 import { randomBytes } from 'node:crypto';
 import { readCachedEvents, readCachedNewestFirst, refreshCache, type CacheDir, type CacheMeta } from './cache.js';
@@ -75,8 +75,22 @@ export async function append(journal: Journal, events: readonly CortexEvent[]): 
   if (events.length === 0) return null;
   const { appendEvents } = await import('./store.js');
   const author = events[0]?.author ?? 'unknown';
-  const result = await appendEvents(journal.store, events, author);
+  const result = await writingMemory(journal.repo, () => appendEvents(journal.store, events, author));
   return result.tip;
+}
+
+/**
+ * Memory cannot skip a write the way a cache does: one the file system refuses (a read-only
+ * .git, a .git/cortex left to root) fails in one line naming the folder, not as an unexpected error.
+ */
+export async function writingMemory<T>(repo: Repo, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isWriteRefused(err)) throw err;
+    const where = err.path ? ` on ${relative(repo.commonDir, err.path).startsWith('..') ? err.path : relative(repo.commonDir, err.path) || '.'}` : '';
+    throw new CortexError('NOT_WRITABLE', `${repo.commonDir} is not writable (${err.code}${where}): nothing stored; cortex doctor says how to fix it`);
+  }
 }
 
 export interface JournalRead {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CortexError } from '../errors.js';
 import { cortexDir } from '../git/repo.js';
 import { acquireLockFile } from '../lock-file.js';
-import type { Journal } from './journal.js';
+import { writingMemory, type Journal } from './journal.js';
 
 const LOCK_FILE = 'journal.lock';
 // An import of a large file holds it for seconds; a holder older than this was killed.
@@ -18,8 +18,10 @@ const WAIT_MS = 60_000;
  */
 export async function withJournalWriteLock<T>(journal: Journal, write: () => Promise<T>): Promise<T> {
   const dir = cortexDir(journal.repo);
-  await mkdir(dir, { recursive: true });
-  const release = await acquireLockFile(join(dir, LOCK_FILE), { staleMs: STALE_MS, waitMs: WAIT_MS });
+  const release = await writingMemory(journal.repo, async () => {
+    await mkdir(dir, { recursive: true });
+    return acquireLockFile(join(dir, LOCK_FILE), { staleMs: STALE_MS, waitMs: WAIT_MS });
+  });
   if (!release) throw new CortexError('APPEND_CONTENDED', `another cortex import or forget has held the journal for ${WAIT_MS / 1000} s; try again (or delete ${join(dir, LOCK_FILE)} if no cortex is running)`);
   try {
     return await write();

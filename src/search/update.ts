@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isWriteRefused } from '../errors.js';
 import type { CortexEvent } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import { inspectCache, refreshCache } from '../journal/cache.js';
@@ -62,8 +66,35 @@ export interface UpdateResult {
 const countInDelta = (meta: SearchMeta): number => meta.count - (meta.bulk?.count ?? 0);
 export const deltaName = (meta: Pick<SearchMeta, 'bulk'>): string => `delta-${meta.bulk?.gen ?? 0}.json`;
 
+/**
+ * Folders of this process's own (in the temp directory, removed at exit) standing in for a
+ * `.git/cortex` it cannot write (a read-only .git): searching still works, on an index built
+ * there once and kept up to date like the shared one.
+ */
+const ownRoots = new Map<string, string>();
+
+function ownRootFor(shared: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'cortex-search-'));
+  ownRoots.set(shared, root);
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
 export async function updateIndex(journal: Journal, options: UpdateOptions = {}): Promise<UpdateResult> {
-  const dir = searchDir(cortexDir(journal.repo));
+  const shared = cortexDir(journal.repo);
+  const own = ownRoots.get(shared);
+  if (own) return updateIndexIn(own, journal, options);
+  try {
+    return await updateIndexIn(shared, journal, options);
+  } catch (err) {
+    if (!isWriteRefused(err)) throw err;
+    return updateIndexIn(ownRootFor(shared), journal, options);
+  }
+}
+
+/** The index under `root` (`.git/cortex`, or this process's own folder) brought to the journal's tip. */
+async function updateIndexIn(root: string, journal: Journal, options: UpdateOptions): Promise<UpdateResult> {
+  const dir = searchDir(root);
   const tip = await readTip(journal.store);
   let meta = options.rebuild ? null : await readMeta(dir);
   const behind = (m: SearchMeta | null) => m === null || m.tip !== tip;
@@ -71,7 +102,8 @@ export async function updateIndex(journal: Journal, options: UpdateOptions = {})
   // With no index, a hook builds one only for a journal small enough to index within its budget.
   if (options.maxInline !== undefined && meta === null && (await journalSize(journal)) > options.maxInline) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
 
-  const release = await acquireLockFile(join(cortexDir(journal.repo), 'search.lock'), { staleMs: 120_000, waitMs: options.waitMs ?? 60_000 });
+  await mkdir(root, { recursive: true });
+  const release = await acquireLockFile(join(root, 'search.lock'), { staleMs: 120_000, waitMs: options.waitMs ?? 60_000 });
   if (!release) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
   try {
     if (!options.rebuild) meta = await readMeta(dir); // another writer may have just done it

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isWriteRefused } from '../errors.js';
 import { readHead } from '../git/repo.js';
 import { readTip } from '../journal/tip.js';
 import type { Journal } from '../journal/journal.js';
@@ -54,9 +55,14 @@ export async function readBriefing(journal: Journal, settings: ProjectionSetting
   const entries = Object.entries({ ...cache, [key]: { briefing, used: Date.now() } })
     .sort((a, b) => b[1].used - a[1].used)
     .slice(0, KEPT);
-  await mkdir(journal.cacheDir.path, { recursive: true });
   const temp = `${cachePath(journal)}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(Object.fromEntries(entries)));
-  await rename(temp, cachePath(journal));
+  try {
+    await mkdir(journal.cacheDir.path, { recursive: true });
+    await writeFile(temp, JSON.stringify(Object.fromEntries(entries)));
+    await rename(temp, cachePath(journal));
+  } catch (err) {
+    // A cache that cannot be written (a read-only .git) costs a computation next time, nothing more.
+    if (!isWriteRefused(err)) throw err;
+  }
   return { briefing, cached: false };
 }

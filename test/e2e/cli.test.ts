@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
 import { CLI, cortex, cortexJson, cortexWaitingForInput } from '../helpers/cli.js';
 import { spawnSync } from 'node:child_process';
+import { giveToTestUser, testUser, walk } from '../helpers/other-user.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1;
@@ -236,6 +237,46 @@ describe('cortex status', () => {
       problems: [],
     });
     expect(cortexJson<{ cache: { state: string } }>(dir, ['status']).cache.state).toBe('fresh');
+  });
+});
+
+describe('a read-only .git (chmod -R a-w, a read-only mount)', () => {
+  it('reads work without writing a cache: log, search, decisions, briefing, status, with caches stale or never built; remember fails in one line', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['remember', 'Use Postgres for storage', '-t', 'decision']);
+    cortex(dir, ['search', 'postgres']);
+    cortex(dir, ['briefing']);
+    cortex(dir, ['remember', 'Use Redis for sessions', '-t', 'decision']);
+    const tip = git(dir, 'rev-parse', 'cortex/journal');
+    giveToTestUser(dir);
+    const gitDir = join(dir, '.git');
+    const readOnly = (each: () => void) => {
+      walk(gitDir, (p) => chmodSync(p, statSync(p).mode & ~0o222));
+      try {
+        each();
+      } finally {
+        walk(gitDir, (p) => chmodSync(p, statSync(p).mode | 0o200));
+      }
+    };
+    const run = (...args: string[]) => cortex(dir, args, { as: testUser });
+    const reads = (cache: 'stale' | 'absent') => {
+      for (const args of [['log', '--oneline'], ['log', '-n', '1'], ['decisions'], ['search', 'redis sessions'], ['briefing'], ['status']]) {
+        const result = run(...args);
+        expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+        if (args[0] !== 'status') expect(result.stdout).toContain('Redis for sessions');
+      }
+      expect(run('status').stdout).toContain(`cache    ${cache}, read into memory (it cannot be written)`);
+    };
+    // Caches built before the last memory: each is stale.
+    readOnly(() => reads('stale'));
+    // A clone that never ran cortex: no .git/cortex at all.
+    rmSync(join(gitDir, 'cortex'), { recursive: true });
+    readOnly(() => {
+      reads('absent');
+      const remember = run('remember', 'Use Kafka', '-t', 'decision');
+      expect(remember).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^cortex: ${gitDir} is not writable \\(EACCES on objects/..\\): nothing stored; cortex doctor says how to fix it\n$`)) });
+    });
+    expect(git(dir, '-c', 'safe.directory=*', 'rev-parse', 'cortex/journal')).toBe(tip);
   });
 });
 
