@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { withCortexMcp } from '../claude/mcp-config.js';
-import { withCortexHooks } from '../claude/settings.js';
+import { withCortexMcp, withoutCortexMcp } from '../claude/mcp-config.js';
+import { cortexHooksIn, withCortexHooks } from '../claude/settings.js';
 import { CortexError } from '../errors.js';
-import { readAuthor } from '../git/repo.js';
+import { readAuthor, type Repo } from '../git/repo.js';
 import { compareAndSwapRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { installGitIntegration } from '../install/git-integration.js';
+import { nextRecord, readRecord, readTextOrNull, writeRecord } from '../install/install-record.js';
 import type { Journal } from '../journal/journal.js';
 import { initJournal } from '../journal/store.js';
 import { readTip } from '../journal/tip.js';
@@ -57,15 +58,13 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const root = journal.repo.workTree;
   if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
-    const settings = await readJsonFile(settingsPath);
-    if (await writeIfChanged(settingsPath, editJsonText(settings.text, withCortexHooks(settings.value, command)))) changed.push(settingsPath.slice(root.length + 1));
+    if (await editInto(journal.repo, settingsPath, (value) => withCortexHooks(value, command), (value) => cortexHooksIn(value).size > 0)) changed.push(settingsPath.slice(root.length + 1));
     const rulesPath = join(root, '.claude', 'rules', 'cortex-memory.md');
     if (await writeIfChanged(rulesPath, await readTemplate('cortex-memory.md'))) changed.push(rulesPath.slice(root.length + 1));
   }
   if (root && args.mcp) {
     const mcpPath = join(root, '.mcp.json');
-    const mcp = await readJsonFile(mcpPath);
-    if (await writeIfChanged(mcpPath, editJsonText(mcp.text, withCortexMcp(mcp.value, command)))) changed.push('.mcp.json');
+    if (await editInto(journal.repo, mcpPath, (value) => withCortexMcp(value, command), (value) => withoutCortexMcp(value) !== value)) changed.push('.mcp.json');
   }
   if (args.json) {
     printJson(io, { ref: journal.store.ref, created, adopted, changed });
@@ -74,6 +73,19 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   io.stdout.write(adopted ? `Picked up the journal from ${adopted} on ${journal.store.ref}\n` : created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);
   for (const path of changed) io.stdout.write(`  wrote ${path}\n`);
   return 0;
+}
+
+/**
+ * Cortex's entries edited into a JSON file of the user's, in its own layout; the bytes it had are
+ * recorded so uninstall can give them back (install-record.ts). Whether the file changed.
+ */
+async function editInto(repo: Repo, path: string, withOurs: (value: Record<string, unknown>) => Record<string, unknown>, holdsOurs: (value: Record<string, unknown>) => boolean): Promise<boolean> {
+  const current = await readTextOrNull(path);
+  const file = await readJsonFile(path);
+  const next = editJsonText(file.text, withOurs(file.value));
+  if (!(await writeIfChanged(path, next))) return false;
+  await writeRecord(repo, path, nextRecord(await readRecord(repo, path), current, next, holdsOurs(file.value)));
+  return true;
 }
 
 /**

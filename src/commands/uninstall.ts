@@ -2,9 +2,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withoutCortexMcp } from '../claude/mcp-config.js';
 import { withoutCortexHooks } from '../claude/settings.js';
-import { discoverRepo } from '../git/repo.js';
+import { discoverRepo, type Repo } from '../git/repo.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { uninstallGitIntegration } from '../install/git-integration.js';
+import { readRecord, readTextOrNull, restoredText, writeRecord } from '../install/install-record.js';
 import { writeIfChanged } from '../write-if-changed.js';
 import { readJsonFile } from './init.js';
 import { printJson, type CommandIO } from './io.js';
@@ -16,25 +17,11 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
   const root = repo.workTree;
   if (root) {
     for (const name of ['settings.json', 'settings.local.json']) {
-      const path = join(root, '.claude', name);
-      const settings = await readJsonFile(path).catch(() => null);
-      if (!settings || Object.keys(settings.value).length === 0) continue;
-      const rest = withoutCortexHooks(settings.value);
-      if (JSON.stringify(rest) === JSON.stringify(settings.value)) continue;
-      if (Object.keys(rest).length === 0) await rm(path);
-      else await writeIfChanged(path, editJsonText(settings.text, rest));
-      changed.push(Object.keys(rest).length === 0 ? `.claude/${name}` : `Cortex's hooks from .claude/${name}`);
+      const removed = await removeFrom(repo, join(root, '.claude', name), withoutCortexHooks);
+      if (removed) changed.push(removed === 'file' ? `.claude/${name}` : `Cortex's hooks from .claude/${name}`);
     }
-    const mcpPath = join(root, '.mcp.json');
-    const mcp = await readJsonFile(mcpPath).catch(() => null);
-    if (mcp && Object.keys(mcp.value).length > 0) {
-      const rest = withoutCortexMcp(mcp.value);
-      if (JSON.stringify(rest) !== JSON.stringify(mcp.value)) {
-        if (Object.keys(rest).length === 0) await rm(mcpPath);
-        else await writeIfChanged(mcpPath, editJsonText(mcp.text, rest));
-        changed.push(Object.keys(rest).length === 0 ? '.mcp.json' : 'the cortex server from .mcp.json');
-      }
-    }
+    const removed = await removeFrom(repo, join(root, '.mcp.json'), withoutCortexMcp);
+    if (removed) changed.push(removed === 'file' ? '.mcp.json' : 'the cortex server from .mcp.json');
     for (const rule of ['cortex-memory.md', 'cortex-briefing.md']) {
       const path = join(root, '.claude', 'rules', rule);
       if (await rm(path).then(() => true, () => false)) changed.push(`.claude/rules/${rule}`);
@@ -43,4 +30,24 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
   if (args.json) printJson(io, { removed: changed });
   else io.stdout.write(changed.length === 0 ? 'nothing to remove\n' : `${changed.map((c) => `removed ${c}`).join('\n')}\nThe journal (cortex/journal) is kept: delete it with git branch -D cortex/journal if you mean to.\n`);
   return 0;
+}
+
+/**
+ * Cortex's entries taken out of a JSON file of the user's: the bytes it had before init where
+ * init recorded them and the file is as init left it, else the entries edited out in place (the
+ * file removed when nothing else is left). Whether the whole file went, only the entries, or nothing.
+ */
+async function removeFrom(repo: Repo, path: string, without: (value: Record<string, unknown>) => Record<string, unknown>): Promise<'file' | 'entries' | null> {
+  const restored = restoredText(await readRecord(repo, path), await readTextOrNull(path));
+  await writeRecord(repo, path, undefined);
+  if (restored === null) await rm(path);
+  else if (restored !== undefined) await writeIfChanged(path, restored);
+  if (restored !== undefined) return restored === null ? 'file' : 'entries';
+  const file = await readJsonFile(path).catch(() => null);
+  if (!file || Object.keys(file.value).length === 0) return null;
+  const rest = without(file.value);
+  if (JSON.stringify(rest) === JSON.stringify(file.value)) return null;
+  if (Object.keys(rest).length === 0) await rm(path);
+  else await writeIfChanged(path, editJsonText(file.text, rest));
+  return Object.keys(rest).length === 0 ? 'file' : 'entries';
 }

@@ -54,6 +54,26 @@ describe('cortex init and Claude Code settings', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
+  it('uninstall gives back the bytes init found, empty objects and arrays too (which taking Cortex\'s entries out cannot tell from its own), through a second init; after the user\'s own edits it takes the entries out', () => {
+    for (const settings of ['{\n  "hooks": {}\n}\n', '{"model": "opus", "hooks": {"Stop": []}}', '{}', '{\n}\n', '']) {
+      const mcp = '{"mcpServers": {}}\n';
+      const dir = tempRepo({ files: { '.claude/settings.local.json': settings, '.mcp.json': mcp } });
+      expect(cortex(dir, ['init', '--local', '--no-git']).code).toBe(0);
+      expect(cortex(dir, ['init', '--local', '--no-git', '--mcp']).code).toBe(0);
+      expect(readFileSync(join(dir, '.claude', 'settings.local.json'), 'utf8')).toContain('cortex hook stop');
+      expect(cortex(dir, ['uninstall']).code).toBe(0);
+      expect({ settings: readFileSync(join(dir, '.claude', 'settings.local.json'), 'utf8'), mcp: readFileSync(join(dir, '.mcp.json'), 'utf8') }).toEqual({ settings, mcp });
+      expect(git(dir, 'status', '--porcelain')).toBe('');
+    }
+
+    const dir = tempRepo({ files: { '.claude/settings.json': '{"hooks": {}}\n' } });
+    cortex(dir, ['init', '--no-git']);
+    const path = join(dir, '.claude', 'settings.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/^\{/, '{"model": "opus",'));
+    expect(cortex(dir, ['uninstall']).code).toBe(0);
+    expect(readJson(path)).toEqual({ model: 'opus' });
+  });
+
   it('uninstall says what it removed: a line or an entry from a file the user keeps, a file it created', () => {
     const dir = tempRepo({ files: { '.gitattributes': '*.png binary\n', '.claude/settings.json': '{"model": "opus"}\n', '.mcp.json': '{"mcpServers": {"other": {"command": "o"}}}\n' } });
     writeFileSync(join(dir, '.git', 'hooks', 'post-merge'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
