@@ -1,14 +1,16 @@
+import { isCortexError } from '../errors.js';
 import { discoverRepo } from '../git/repo.js';
-import { diagnose, type Status } from '../install/diagnose.js';
+import { diagnose, diagnoseWithoutRepo, type Diagnosis, type Status } from '../install/diagnose.js';
 import { paintFor, printJson, type CommandIO } from './io.js';
 
 /**
- * `cortex doctor`: one line per check, with what to do; exit 1 when something is broken. Only a
- * missing repository stops it: a check that throws is reported as a failing line like any other.
+ * `cortex doctor`: one line per check, with what to do; exit 1 when something is broken. A check
+ * that throws is reported as a failing line like any other; outside a repository (or without git)
+ * that is the line saying so, so `--json` still prints a diagnosis.
  */
 export async function runDoctor(args: { json?: boolean }, io: CommandIO): Promise<number> {
   const onError = io.env.CORTEX_DEBUG ? (check: string, err: unknown) => void io.stderr.write(`cortex doctor: ${check}: ${(err as Error)?.stack ?? String(err)}\n`) : undefined;
-  const diagnosis = await diagnose(await discoverRepo(io.cwd), io.env, { onError });
+  const diagnosis = await diagnoseAt(io.cwd, io.env, onError);
   const { findings } = diagnosis;
   const failed = !diagnosis.healthy;
   if (args.json) {
@@ -25,4 +27,12 @@ export async function runDoctor(args: { json?: boolean }, io: CommandIO): Promis
     : paint.green('all good');
   io.stdout.write(`${lines.join('\n')}\n${worst}\n`);
   return failed ? 1 : 0;
+}
+
+async function diagnoseAt(cwd: string, env: NodeJS.ProcessEnv, onError?: (check: string, err: unknown) => void): Promise<Diagnosis> {
+  const repo = await discoverRepo(cwd).catch((err: unknown) => {
+    if (isCortexError(err) && (err.code === 'NOT_A_REPO' || err.code === 'GIT_MISSING')) return err.code;
+    throw err;
+  });
+  return typeof repo === 'string' ? diagnoseWithoutRepo(cwd, repo) : diagnose(repo, env, { onError });
 }

@@ -100,6 +100,17 @@ export async function diagnose(repo: Repo, env: NodeJS.ProcessEnv, options: Diag
   return { healthy: !findings.some((f) => f.status === 'fail'), setUp: git.installed || claude.found, findings };
 }
 
+/**
+ * Where discovery failed (`cwd` is in no repository, or git is missing), the checks that need
+ * a repository cannot run: node's line, and a failing line saying why the rest are missing.
+ */
+export function diagnoseWithoutRepo(cwd: string, reason: 'NOT_A_REPO' | 'GIT_MISSING'): Diagnosis {
+  const why: Finding = reason === 'GIT_MISSING'
+    ? { check: 'git', status: 'fail', detail: 'git is not installed or not on PATH', fix: 'install git 2.31 or later' }
+    : { check: 'repository', status: 'fail', detail: `not a git repository: ${cwd}`, fix: 'run cortex doctor inside a git project, or `git init` first' };
+  return { healthy: false, setUp: false, findings: [versionFinding('node', process.versions.node, NODE_MIN, 'install Node 20.19 or later'), why] };
+}
+
 /** A check that threw: what it hit, as a failing line. */
 function thrownFinding(check: string, err: unknown): Finding {
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] as string;

@@ -34,6 +34,21 @@ describe('cortex doctor', () => {
     expect(text).toMatch(/all good|works, with warnings/);
   });
 
+  it('outside a git repository, prints a diagnosis (--json too) whose failing line says so, and exits 1', () => {
+    const dir = tempDir();
+    const { code, diagnosis, text } = doctor(dir, bareEnv());
+    expect(code).toBe(1);
+    expect(diagnosis).toEqual({
+      healthy: false,
+      setUp: false,
+      findings: [
+        { check: 'node', status: 'ok', detail: process.versions.node },
+        { check: 'repository', status: 'fail', detail: `not a git repository: ${dir}`, fix: 'run cortex doctor inside a git project, or `git init` first' },
+      ],
+    });
+    expect(text).toMatch(/✗ repository +not a git repository: .* → run cortex doctor inside a git project, or `git init` first\nsomething is broken: fix the ✗ lines\n$/);
+  });
+
   it('says cortex is missing from PATH when the hooks need it, and exits 1 with the fix', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['init'], { env: { HOME: tempDir() } });
