@@ -14,7 +14,7 @@ import { runGit } from '../git/run-git.js';
 import { inspectCache, isInMemory, refreshCache } from '../journal/cache.js';
 import { journalRef, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
-import { parseSettings, SETTING_KEYS } from '../projections/settings.js';
+import { findUnknownKeys, parseSettings, SETTING_KEYS } from '../projections/settings.js';
 import { hubCacheDir, locateModel } from '../search/embeddings/locate-model.js';
 import { modelCacheDir } from '../search/embeddings/model.js';
 import { readVectorMeta, vectorsDir } from '../search/embeddings/vectors.js';
@@ -351,21 +351,35 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
 /**
  * `git config cortex.*` values every command refuses (and replaces with the default, with a
  * warning on each run): the same validation, and for each bad key the scope to unset it in.
+ * Keys Cortex never reads (a misspelt `cortex.budgte`, silently ignored) too, with the key meant.
  */
 async function settingsFinding(repo: Repo): Promise<Finding> {
   const check = 'settings';
   const config = await readGitConfig(repo);
   const { problems } = await readSettings({ repo });
+  const unknown = findUnknownKeys(Object.keys(config));
   const set = SETTING_KEYS.filter((key) => config[key] !== undefined);
-  if (problems.length === 0) return { check, status: 'ok', detail: set.length === 0 ? 'the defaults (no git config cortex.*)' : `git config ${set.join(', ')}` };
-  const bad = set.filter((key) => parseSettings({ [key]: config[key] as string }).problems.length > 0);
-  const unsets = await Promise.all(bad.map(async (key) => {
+  if (problems.length === 0 && unknown.length === 0) return { check, status: 'ok', detail: set.length === 0 ? 'the defaults (no git config cortex.*)' : `git config ${set.join(', ')}` };
+  // `git config` as the scope the key is set in needs it (the last one set wins).
+  const gitConfig = async (key: string) => {
     const scope = (await runGit(['config', '--show-scope', '--get-all', key], { cwd: repo.workTree ?? repo.gitDir })).stdout.trim().split('\n').at(-1)?.split('\t')[0];
     const flag = scope === 'global' || scope === 'system' || scope === 'worktree' ? ` --${scope}` : '';
-    return `${scope === 'system' ? 'sudo ' : ''}git config${flag} --unset-all ${key}`;
-  }));
-  return { check, status: 'warn', detail: problems.join('; '), fix: `set ${bad.length === 1 ? 'it' : 'each'} within range, or drop ${bad.length === 1 ? 'it' : 'them'}: ${unsets.join(' && ')}` };
+    return `${scope === 'system' ? 'sudo ' : ''}git config${flag}`;
+  };
+  const fixes: string[] = [];
+  const bad = set.filter((key) => parseSettings({ [key]: config[key] as string }).problems.length > 0);
+  const unsets = await Promise.all(bad.map(async (key) => `${await gitConfig(key)} --unset-all ${key}`));
+  if (bad.length > 0) fixes.push(`set ${bad.length === 1 ? 'it' : 'each'} within range, or drop ${bad.length === 1 ? 'it' : 'them'}: ${unsets.join(' && ')}`);
+  for (const { key, suggestion } of unknown) {
+    const command = await gitConfig(key);
+    fixes.push(suggestion ? `rename it: ${command} --unset-all ${key} && ${command} ${suggestion} ${shellQuote(config[key] as string)}` : `drop it: ${command} --unset-all ${key}`);
+  }
+  const unread = unknown.map(({ key, suggestion }) => `git config ${key} is not a Cortex setting, so it does nothing${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
+  return { check, status: 'warn', detail: [...problems, ...unread].join('; '), fix: fixes.join('; ') };
 }
+
+/** A value as the shell reads it back: bare when safe, else in single quotes. */
+const shellQuote = (value: string): string => (/^[\w.,:/@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
 async function mcpFinding(repo: Repo): Promise<Finding> {
   const check = 'MCP server';

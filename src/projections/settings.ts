@@ -1,3 +1,5 @@
+import { oneEditApart, swappedNeighbours } from '../one-edit.js';
+
 /**
  * What a user can tune about the projections, from `git config cortex.*` (any scope). Pure:
  * the I/O shell reads the config and hands the key/value pairs in.
@@ -66,6 +68,21 @@ const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max:
 ];
 
 export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing', 'cortex.embedmodel', 'cortex.embedpath'];
+/** Every `cortex.*` key Cortex reads: the settings, and the switches the git hooks read (git-hooks/run-git-hook.ts). */
+export const CONFIG_KEYS: readonly string[] = [...SETTING_KEYS, 'cortex.pushjournal', 'cortex.pulljournal'];
+
+/**
+ * The `cortex.*` keys among `keys` (lower case) that Cortex never reads, so git keeps them and
+ * nothing happens: each with the known key one typo away, when there is one (`cortex.budgte`).
+ */
+export function findUnknownKeys(keys: readonly string[]): Array<{ key: string; suggestion?: string }> {
+  return keys
+    .filter((key) => key.startsWith('cortex.') && !CONFIG_KEYS.includes(key))
+    .map((key) => {
+      const suggestion = CONFIG_KEYS.find((known) => oneEditApart(key, known) || swappedNeighbours(key, known));
+      return suggestion ? { key, suggestion } : { key };
+    });
+}
 
 /** Settings from config pairs; a bad value keeps its default and yields a one-line problem. */
 export function parseSettings(config: Readonly<Record<string, string>>): { settings: ProjectionSettings; problems: string[] } {

@@ -151,6 +151,27 @@ describe('cortex doctor', () => {
       execFileSync('sh', ['-c', (settings?.fix as string).replace(/^[^:]*: /, '')], { cwd: dir, env: { ...process.env, ...env } });
       expect(finding(doctor(dir, env).diagnosis, 'settings')).toEqual({ check: 'settings', status: 'ok', detail: 'git config cortex.minsimilarity' });
     });
+
+    it('git config cortex.* keys Cortex never reads (a misspelling git keeps silently), with the key meant when one is a typo away', () => {
+      const { env: base, dir } = installed();
+      const env = { ...base, GIT_CONFIG_GLOBAL: join(tempDir(), 'gitconfig') };
+      git(dir, 'config', 'cortex.budgte', '500');
+      writeFileSync(env.GIT_CONFIG_GLOBAL, '[cortex]\n\tcolour = always on\n');
+
+      const { code, diagnosis, text } = doctor(dir, env);
+      expect(code).toBe(0);
+      const settings = finding(diagnosis, 'settings');
+      expect(settings).toEqual({
+        check: 'settings',
+        status: 'warn',
+        detail: 'git config cortex.colour is not a Cortex setting, so it does nothing; git config cortex.budgte is not a Cortex setting, so it does nothing (did you mean cortex.budget?)',
+        fix: 'drop it: git config --global --unset-all cortex.colour; rename it: git config --unset-all cortex.budgte && git config cortex.budget 500',
+      });
+      expect(text).toMatch(/! settings +git config cortex.colour is not a Cortex setting/);
+
+      for (const fix of (settings?.fix as string).split('; ')) execFileSync('sh', ['-c', fix.replace(/^[^:]*: /, '')], { cwd: dir, env: { ...process.env, ...env } });
+      expect(finding(doctor(dir, env).diagnosis, 'settings')).toEqual({ check: 'settings', status: 'ok', detail: 'git config cortex.budget' });
+    });
   });
 
   describe('with the journal ref damaged (a bad gc, a partial copy of .git), still runs every check and says how to recover', () => {
