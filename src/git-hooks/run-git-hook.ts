@@ -111,6 +111,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const session = await readActiveSession(repo);
       if (!session) return '';
       if (await hasGitState(repo, REPLAYING)) return 'git is replaying or merging commits, no trailer';
+      // An amend (or commit -c/-C) keeps the author of the commit it starts from: a teammate's
+      // commit amended now is still their work, which blame-decision would credit to this session.
+      if (await keepsAnotherAuthor(repo, source)) return "amending another author's commit, no trailer";
       // Git runs this hook before the editor: an empty message now is what the user is about to
       // write, and one left empty aborts the commit. With our trailer in it, it would commit.
       if (isEmptyMessage(await readFile(file, 'utf8'), await readCommentChar(repo))) return 'empty message, no trailer (an empty message aborts the commit)';
@@ -137,6 +140,23 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
     default:
       return `unknown git hook "${name}"; nothing done`;
   }
+}
+
+/**
+ * Whether this commit starts from an existing one and keeps its author, someone other than the
+ * committer. Git exports the author it will record to the hook (GIT_AUTHOR_EMAIL and _DATE: for
+ * an amend the amended commit's, unless --reset-author). Source `commit` is an amend, -c or -C;
+ * an amend with -m or -F comes as `message`, told from a new commit by keeping HEAD's author
+ * and date. The committer is who git says commits (user.email, or GIT_COMMITTER_EMAIL). When
+ * anything is unknown the commit counts as the user's own, as before.
+ */
+async function keepsAnotherAuthor(repo: Repo, source: string): Promise<boolean> {
+  const { GIT_AUTHOR_EMAIL: author, GIT_AUTHOR_DATE: date } = process.env;
+  if (!author || (source !== 'commit' && source !== 'message')) return false;
+  const cwd = repo.workTree ?? repo.gitDir;
+  const committer = /<([^>]*)>/.exec((await runGit(['var', 'GIT_COMMITTER_IDENT'], { cwd })).stdout)?.[1];
+  if (committer === undefined || committer.toLowerCase() === author.toLowerCase()) return false;
+  return source === 'commit' || (await runGit(['log', '-1', '--format=%ae @%ad', '--date=raw', 'HEAD'], { cwd })).stdout.trim() === `${author} ${date}`;
 }
 
 /**

@@ -368,6 +368,24 @@ describe('the Cortex-Session trailer while a session is active', () => {
   });
 });
 
+describe('the Cortex-Session trailer on an amend', () => {
+  it('amending a teammate\'s commit while a session is active leaves it without the trailer; with --reset-author it is the user\'s and gets it', () => {
+    const { g, dir } = initializedRepo();
+    writeFileSync(join(dir, 'b.txt'), 'bob');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'Bob\'s work', '--author', 'Bob <bob@example.com>');
+    cortex(dir, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 'sess-now', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const last = () => g(dir, 'log', '-1', '--format=%ae|%s|%(trailers:key=Cortex-Session,valueonly)').trim();
+
+    g(dir, 'commit', '-q', '--amend', '--no-edit');
+    expect(last()).toBe('bob@example.com|Bob\'s work|');
+    g(dir, 'commit', '-q', '--amend', '-m', 'Bob\'s work, reworded');
+    expect(last()).toBe('bob@example.com|Bob\'s work, reworded|');
+    g(dir, 'commit', '-q', '--amend', '--no-edit', '--reset-author');
+    expect(last()).toBe('dev@example.com|Bob\'s work, reworded|sess-now');
+  });
+});
+
 describe('the Cortex-Session trailer and commits git replays', () => {
   it('rebase, cherry-pick, revert and merges made while a session is active leave the messages alone; a commit written now gets it', () => {
     const env = cortexOnPath(tempDir());
