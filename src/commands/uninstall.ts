@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withoutCortexMcp } from '../claude/mcp-config.js';
 import { withoutCortexHooks } from '../claude/settings.js';
@@ -26,6 +26,8 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       const path = join(root, '.claude', 'rules', rule);
       if (await rm(path).then(() => true, () => false)) changed.push(`.claude/rules/${rule}`);
     }
+    // The folders init made for those files, when nothing of the user's is in them (rmdir refuses otherwise).
+    for (const dir of [join(root, '.claude', 'rules'), join(root, '.claude')]) await rmdir(dir).catch(() => undefined);
   }
   if (args.json) printJson(io, { removed: changed });
   else io.stdout.write(changed.length === 0 ? 'nothing to remove\n' : `${changed.map((c) => `removed ${c}`).join('\n')}\nThe journal (cortex/journal) is kept: delete it with git branch -D cortex/journal if you mean to.\n`);

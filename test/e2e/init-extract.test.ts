@@ -98,6 +98,9 @@ describe('cortex init and Claude Code settings', () => {
     cortex(fresh, ['init', '--no-claude']);
     const removed = cortex(fresh, ['uninstall']).stdout;
     for (const file of ['.gitattributes', '.claude/settings.json', '.mcp.json']) expect(removed).toContain(`removed ${file}\n`);
+    // The folders init made for its files go with them; a folder with the user's files stays.
+    expect(existsSync(join(fresh, '.claude'))).toBe(false);
+    expect(existsSync(join(dir, '.claude', 'settings.json'))).toBe(true);
   });
 
   it('--local writes the personal settings file instead', () => {
