@@ -1,6 +1,6 @@
 import type { RootContent } from 'mdast';
 import type { CortexEvent } from '../events/types.js';
-import type { MemoryItem, MemoryState } from './fold.js';
+import { normalizeText, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
 import { code, day, heading, list, listItem, paragraph, renderMarkdown, strong, text } from './markdown.js';
 
 /**
@@ -26,6 +26,7 @@ export interface DecisionDiff {
    * (base made it after they parted) is base's news, not a retirement, so it is not listed.
    */
   retired: DiffEntry[];
+  /** Steps head ticked that were not done before, each with the title of the plan it belongs to. */
   planProgress: Array<{ plan: string; step: string; ts: string }>;
   learnings: DiffEntry[];
 }
@@ -44,15 +45,28 @@ export function diffMemory(base: MemoryState, head: MemoryState, { added, headVi
   const headSees = new Set(headVisible.map((e) => e.id));
   const fresh = (items: readonly MemoryItem[]) => items.filter((i) => addedIds.has(i.id)).map(entry);
   const current = new Set([...head.decisions, ...head.rejections, ...head.preferences].map((i) => i.id));
-  const plans = new Map(head.plans.map((p) => [p.id, p.title]));
+  // A todo list written again in a later session continues its plan under another plan id and
+  // ticks its finished steps again. Progress is a step head ticked for the first time (foldPlan)
+  // that base had not ticked on the same plan: with clocks tied or skewed, the repeat may fold
+  // first on head, but base, which lacks it, has the step done already.
+  const doneInBase = new Map<string, Set<string>>();
+  for (const plan of base.plans) {
+    const done = new Set(plan.steps.filter((s) => s.done).map((s) => normalizeText(s.text)));
+    for (const id of plan.ids) doneInBase.set(id, done);
+  }
+  const progressOn = new Map<string, { plan: PlanState; step: string }>();
+  for (const plan of head.plans) {
+    for (const { event, step } of plan.progress) if (!plan.ids.some((id) => doneInBase.get(id)?.has(normalizeText(step)))) progressOn.set(event, { plan, step });
+  }
   return {
     decisions: fresh(head.decisions),
     rejections: fresh(head.rejections),
     preferences: fresh(head.preferences),
     retired: [...base.decisions, ...base.rejections, ...base.preferences].filter((i) => headSees.has(i.id) && !current.has(i.id)).map(entry),
-    planProgress: added
-      .filter((e) => e.type === 'plan_step_completed')
-      .map((e) => ({ plan: plans.get(String(e.meta.plan_id ?? '')) ?? 'a plan', step: e.content, ts: e.ts })),
+    planProgress: added.flatMap((e) => {
+      const progress = e.type === 'plan_step_completed' ? progressOn.get(e.id) : undefined;
+      return progress ? [{ plan: progress.plan.title, step: progress.step, ts: e.ts }] : [];
+    }),
     learnings: fresh(head.recent.filter((i) => i.type === 'knowledge_acquired' || i.type === 'error_resolved')),
   };
 }

@@ -54,6 +54,14 @@ export interface PlanState {
   complete: boolean;
   /** Index of the first step not done ("you are here"), or null. */
   current: number | null;
+  /** Every plan id folded into this one: its own, and those of the lists that continued it. */
+  ids: string[];
+  /**
+   * The step completions that ticked a step not done before, in order: the plan's progress. A
+   * todo list written again in a later session ticks its finished steps again; those repeats are
+   * not progress, so a range diff does not count old work as new.
+   */
+  progress: Array<{ event: string; step: string }>;
 }
 
 export interface SessionSummary {
@@ -256,6 +264,7 @@ function foldPlan(book: PlanBook, e: CortexEvent): void {
     const open = e.meta.tag === 'todo' && !plan ? latestOpenPlan(book) : undefined;
     if (open) {
       book.aliases.set(planId as string, open.id);
+      open.ids.push(planId as string);
       const text = steps[0] ?? e.content;
       if (!open.steps.some((s) => normalizeText(s.text) === normalizeText(text))) open.steps.push({ text, done: false });
       if (e.ts > open.updated) open.updated = e.ts;
@@ -263,9 +272,12 @@ function foldPlan(book: PlanBook, e: CortexEvent): void {
     }
     const continued = plan ?? [...book.plans.values()].find((p) => !p.complete && sameSteps(steps, p.steps));
     if (!continued) {
-      book.plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null });
+      book.plans.set(planId as string, { id: planId as string, title: planTitle(e.content), steps: steps.map((text) => ({ text, done: false })), origin: e, updated: e.ts, complete: false, current: null, ids: [planId as string], progress: [] });
     } else {
-      if (continued.id !== planId) book.aliases.set(planId as string, continued.id);
+      if (!continued.ids.includes(planId as string)) {
+        book.aliases.set(planId as string, continued.id);
+        continued.ids.push(planId as string);
+      }
       // The same plan written again (a todo list updated): keep what was done, add what is new.
       const done = new Set(continued.steps.filter((s) => s.done).map((s) => normalizeText(s.text)));
       const kept = steps.map((text) => ({ text, done: done.has(normalizeText(text)) }));
@@ -297,7 +309,10 @@ function foldPlan(book: PlanBook, e: CortexEvent): void {
     plan.steps.push({ text: stepText, done: false });
     index = plan.steps.length - 1;
   }
-  (plan.steps[index] as PlanStep).done = true;
+  const ticked = plan.steps[index] as PlanStep;
+  if (ticked.done) return;
+  ticked.done = true;
+  plan.progress.push({ event: e.id, step: ticked.text });
 }
 
 /** The open plan most recently worked on. */

@@ -710,6 +710,37 @@ describe('decision diffs and blame', () => {
     }
   });
 
+  it('cortex diff counts a plan step once: a later session writing the same todo list again is not progress for steps done before the branch point', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    // One session's TodoWrite call and its result, in Claude Code's transcript shape.
+    const todoSession = (id: string, day: string, statuses: string[]) => {
+      const todos = ['Add migration', 'Login endpoint', 'Expiry job'].map((content, i) => ({ content, status: statuses[i] ?? 'pending', activeForm: content }));
+      const base = { sessionId: id, cwd: dir, version: '2.1.39', gitBranch: 'main', userType: 'external', isSidechain: false };
+      const transcript = join(tempDir(), `${id}.jsonl`);
+      writeFileSync(transcript, [
+        { ...base, type: 'assistant', uuid: `${id}-1`, parentUuid: null, timestamp: `${day}T10:00:00.000Z`, message: { id: `msg_${id}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${id}`, name: 'TodoWrite', input: { todos } }] } },
+        { ...base, type: 'user', uuid: `${id}-2`, parentUuid: `${id}-1`, timestamp: `${day}T10:00:01.000Z`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${id}`, content: 'Todos have been modified successfully.' }] }, toolUseResult: { oldTodos: [], newTodos: todos } },
+      ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+      const stop = cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: id, transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) });
+      expect(stop.code).toBe(0);
+    };
+    todoSession('sess-monday', '2026-11-16', ['completed', 'in_progress']);
+    writeTree(dir, { 'a.txt': 'migration' });
+    git(dir, 'commit', '-qam', 'migration');
+    git(dir, 'branch', 'feature');
+    todoSession('sess-wednesday', '2026-11-18', ['completed', 'completed']);
+    writeTree(dir, { 'a.txt': 'login' });
+    git(dir, 'commit', '-qam', 'login');
+
+    const text = cortex(dir, ['diff', 'feature..main']).stdout;
+    expect(text).toContain('Plan progress (1)\n  ✓ Login endpoint  (Add migration; Login endpoint; …)\n');
+    expect(text).not.toContain('Add migration  (');
+    expect(text).not.toContain('(a plan)');
+    const json = cortexJson<{ planProgress: Array<{ plan: string; step: string }> }>(dir, ['diff', 'feature..main']);
+    expect(json.planProgress.map((p) => [p.step, p.plan])).toEqual([['Login endpoint', 'Add migration; Login endpoint; …']]);
+    expect(cortexJson<{ planProgress: Array<{ step: string }> }>(dir, ['diff', 'main..feature']).planProgress).toEqual([]);
+  });
+
   it('blame-decision follows a line to its commit, the session that wrote it, and that session\'s decision', () => {
     const dir = tempRepo({ files: { 'README.md': '# x\n' } });
     const transcript = join(tempDir(), 't.jsonl');

@@ -119,4 +119,19 @@ describe('foldMemory: plans', () => {
     expect(state.plans).toHaveLength(1);
     expect(state.activePlan).toMatchObject({ id: 'monday', current: 2, title: 'schema; api; …' });
   });
+
+  it('a step ticked again by a list written again is not progress: each step counts once, under the plan it continues', () => {
+    const first = plan('monday', ['schema', 'api', 'docs'], 'monday');
+    const schemaDone = step('monday', 1);
+    const again = plan('wednesday', ['schema', 'api', 'docs'], 'wednesday');
+    const schemaAgain = at({ type: 'plan_step_completed', content: 'schema', meta: { plan_id: 'wednesday', step: 1 } }, 'wednesday');
+    const apiDone = at({ type: 'plan_step_completed', content: 'api', meta: { plan_id: 'wednesday', step: 2 } }, 'wednesday');
+    const state = fold([first, schemaDone, again, schemaAgain, apiDone]);
+    expect(state.plans).toHaveLength(1);
+    expect(state.activePlan?.ids).toEqual(['monday', 'wednesday']);
+    expect(state.activePlan?.progress).toEqual([
+      { event: schemaDone.id, step: 'schema' },
+      { event: apiDone.id, step: 'api' },
+    ]);
+  });
 });
