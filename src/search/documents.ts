@@ -49,7 +49,7 @@ export const INDEXED_TYPES: readonly EventType[] = [
 const TYPE_CODE = new Map<string, number>(INDEXED_TYPES.map((t, i) => [t, i]));
 export const typeCode = (type: string): number | undefined => TYPE_CODE.get(type);
 
-/** The memory kinds anticipatory recall offers (never file or command activity). */
+/** The memory kinds anticipatory recall searches (never file or command activity); it offers all but plans (recall.ts). */
 export const RECALLED_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'event_amended', 'plan_created']);
 
 /** What `cortex embed` computes vectors for: memories, not file and command activity. */

@@ -29,6 +29,11 @@ export interface QueryTerm {
 export interface QueryPlan {
   terms: QueryTerm[];
   concepts: string[];
+  /**
+   * Per concept: its words are all intent words ("why did we *pick*", "*which*", "*ruled out*"),
+   * which say what kind of memory is wanted more than what it is about.
+   */
+  intentOnly: boolean[];
   intents: Set<EventType>;
 }
 
@@ -165,9 +170,11 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
   // Longest phrase first, each word used once: "why did we *rule out*" is a rejection question
   // even though "why did" alone could start anything.
   const asked = new Set<string>();
+  const intentWords = new Set<number>();
   for (let i = 0; i < words.length; ) {
     const found = lex.intents.find(({ words: phrase }) => phrase.every((w, k) => words[i + k] === w));
     if (found) asked.add(found.intent);
+    for (let k = 0; k < (found?.words.length ?? 0); k++) intentWords.add(i + k);
     i += found ? found.words.length : 1;
   }
   // A question that seems to want every kind of memory says nothing about which one it wants.
@@ -175,6 +182,11 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
 
   const byTerm = new Map<string, QueryTerm>();
   const concepts: string[] = [];
+  const intentOnly: boolean[] = [];
+  const addConcept = (key: string, at: readonly number[]): number => {
+    intentOnly.push(at.every((k) => intentWords.has(k)));
+    return concepts.push(key) - 1;
+  };
   const put = (term: string, boost: number, concept: number, original: boolean) => {
     const existing = byTerm.get(term);
     if (existing && existing.boost >= boost) return;
@@ -194,7 +206,7 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
   const terms = words.map((w, i) => ({ i, terms: analyze(w) }));
   const covered = new Set<number>();
   const takePhrase = (key: string, at: readonly number[]) => {
-    const concept = concepts.push(key) - 1;
+    const concept = addConcept(key, at);
     const own = at.flatMap((k) => terms[k]?.terms ?? []);
     // An idiom whose other words are stopwords ("log in", "up to date", "by hand") does not
     // mean its one remaining word: it is searched by what it expands to, its word only weakly.
@@ -227,7 +239,7 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
     if (covered.has(i)) continue;
     const fresh = ts.filter((term) => byTerm.get(term)?.boost !== 1);
     if (fresh.length === 0) continue;
-    const concept = concepts.push(fresh[fresh.length - 1] as string) - 1;
+    const concept = addConcept(fresh[fresh.length - 1] as string, [i]);
     for (const term of fresh) {
       put(term, 1, concept, true);
       const typed = words[i] as string;
@@ -237,5 +249,5 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
       for (const t of options.related(words[i] as string, term).slice(0, MAX_RELATED)) put(t, RELATED_BOOST, concept, false);
     }
   }
-  return { terms: [...byTerm.values()], concepts, intents };
+  return { terms: [...byTerm.values()], concepts, intentOnly, intents };
 }

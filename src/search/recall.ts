@@ -1,12 +1,16 @@
-import { termOf } from './analyze.js';
+import { analyze, termOf } from './analyze.js';
 import type { SearchHit, SearchOutcome } from './search.js';
 
 /**
  * Anticipatory recall: of what a search for the prompt found, what is worth putting in front of
  * Claude before it answers. Most prompts should get nothing. A memory is offered only when it
  * shares a *specific* word with the prompt (one that few memories have), and, when the prompt
- * says several meaningful things, at least two of them. Rejected approaches come first: the
- * costliest thing to forget is a road already found to be a dead end.
+ * says several meaningful things, at least two of them; one is enough when that word is what a
+ * preference rules out ("Always use pnpm, never npm"), since the prompt is about to go against
+ * it. Rejected approaches come first: the costliest thing to forget is a road already found to
+ * be a dead end. Plans are searched but not offered: a plan_created is the plan as first written,
+ * every step open, finished since or not; the plan in progress, with where it stands, is in the
+ * briefing, and folding the journal to tell the two apart costs more than a prompt can wait.
  */
 export const RECALL_MAX_ITEMS = 5;
 
@@ -26,17 +30,42 @@ const isSpecific = (docs: number, indexed: number): boolean => docs > 0 && docs 
 
 /** `session`: the prompt's own session, whose memories Claude already has in context. */
 export function selectRecall(outcome: Pick<SearchOutcome, 'hits' | 'plan' | 'conceptDocs' | 'indexed'>, session?: string): SearchHit[] {
-  const meaningful = outcome.plan.concepts.map((c) => !c.split(' ').every((t) => REQUEST_WORDS.has(t)));
-  const wanted = Math.min(2, meaningful.filter(Boolean).length);
+  const { plan } = outcome;
+  const meaningful = plan.concepts.map((c) => !c.split(' ').every((t) => REQUEST_WORDS.has(t)));
+  // What the prompt is about: "why did we pick pg_cron?" is about pg_cron; "pick" says it wants a
+  // decision (the search favours decisions for it) and is not a second thing a memory must share.
+  // A prompt whose only meaningful words are such words is taken by them.
+  const about = meaningful.map((m, k) => m && plan.intentOnly[k] !== true);
+  const topic = about.some(Boolean) ? about : meaningful;
+  const wanted = Math.min(2, topic.filter(Boolean).length);
   if (wanted === 0) return [];
-  const specific = outcome.conceptDocs.map((docs, k) => meaningful[k] === true && isSpecific(docs, outcome.indexed));
+  const specific = outcome.conceptDocs.map((docs, k) => topic[k] === true && isSpecific(docs, outcome.indexed));
   const relevant = outcome.hits.filter((hit) => {
-    if (session !== undefined && hit.session === session) return false;
+    if (hit.type === 'plan_created' || (session !== undefined && hit.session === session)) return false;
     const matched = hit.concepts.filter((k) => meaningful[k]);
-    return matched.some((k) => specific[k]) && matched.length >= wanted;
+    return matched.some((k) => specific[k]) && (matched.length >= wanted || goesAgainst(hit));
   });
   const order = (h: SearchHit) => (h.type === 'approach_rejected' ? 0 : h.type === 'decision_made' ? 1 : 2);
   return relevant.sort((a, b) => order(a) - order(b) || b.score - a.score).slice(0, RECALL_MAX_ITEMS);
+}
+
+/**
+ * What a preference rules out: the few words after "never", "not", "avoid", "rather than",
+ * "over", "instead of"…, up to the end of the clause ("Always use pnpm, *never npm*, in this
+ * repo"; "prefer pnpm *over npm*"). A decision's "rather than X" is not taken so: it was chosen
+ * for one use, and a prompt that names X for another ("cache the user list in Redis") is not
+ * going against it.
+ */
+const RULED_OUT = /\b(?:never|not|no|don['’]?t|do not|avoid|avoiding|instead of|rather than|over|without|stop using)\s+([^.,;:!?()[\]—–]+)/giu;
+const CLAUSE_END = /\s(?:in|for|on|at|when|since|because|as|so|but|while|unless|if|which|where|and then)\s.*$/iu;
+const MAX_RULED_OUT_WORDS = 4;
+
+/** Whether a word the prompt shares with the memory is one the memory rules out. */
+function goesAgainst(hit: SearchHit): boolean {
+  if (hit.type !== 'preference_noted') return false;
+  const clauses = [...hit.content.matchAll(RULED_OUT)].map((m) => ` ${m[1] ?? ''}`.replace(CLAUSE_END, '').trim());
+  const ruledOut = new Set(clauses.flatMap((clause) => analyze(clause.split(/\s+/).slice(0, MAX_RULED_OUT_WORDS).join(' '))));
+  return hit.matched.some((term) => ruledOut.has(term));
 }
 
 const LEAD: Record<string, string> = {
@@ -45,7 +74,6 @@ const LEAD: Record<string, string> = {
   knowledge_acquired: 'Learned',
   error_resolved: 'Fixed before',
   preference_noted: 'Preference',
-  plan_created: 'Plan',
   event_amended: 'Noted (amended)',
 };
 

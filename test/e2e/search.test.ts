@@ -246,6 +246,40 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     }
   });
 
+  it('speaks when a prompt goes against a preference or asks why a decision was made; never offers a plan; silent on chatter', () => {
+    const dir = newRepo();
+    remember(dir, 'Always use pnpm, never npm, in this repo', '-t', 'preference');
+    remember(dir, 'pg_cron must be installed in shared_preload_libraries; RDS needs a parameter group change', '-t', 'learned');
+    remember(dir, 'Going with pg_cron rather than a node-cron worker since the database already owns expiry', '-t', 'decision');
+    remember(dir, 'We picked pino for logging because it emits JSON', '-t', 'decision');
+    remember(dir, 'The 500 on /login was caused by the bcrypt cost read as a string; fixed by Number()', '-t', 'error');
+    remember(dir, 'The pre-commit hook runs eslint on staged files only', '-t', 'learned');
+    for (let i = 0; i < 12; i++) remember(dir, `Unrelated note ${i} about the billing export and its CSV columns`, '-t', 'learned');
+    // A plan captured from a TodoWrite call, every step since done.
+    const todos = [{ content: 'Login endpoint', status: 'completed', activeForm: 'Adding the login endpoint' }, { content: 'Session expiry job', status: 'completed', activeForm: 'Adding the expiry job' }];
+    const base = { sessionId: 'sess-plan', cwd: dir, version: '2.1.39', gitBranch: 'main', userType: 'external', isSidechain: false };
+    const transcript = join(dir, '.git', 'plan-session.jsonl');
+    writeFileSync(transcript, [
+      { ...base, type: 'assistant', uuid: 'u1', parentUuid: null, timestamp: '2026-11-20T10:00:00.000Z', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'TodoWrite', input: { todos } }] } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'u1', timestamp: '2026-11-20T10:00:01.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Todos have been modified successfully.' }] }, toolUseResult: { oldTodos: [], newTodos: todos } },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-plan', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+    expect(search(dir, 'login endpoint').map((h) => h.type)).toContain('plan_created');
+
+    for (const text of ['npm install lodash and add it to package.json', 'which package manager should I use to add lodash?']) {
+      expect(prompt(dir, text).stdout).toContain('- Preference: Always use pnpm, never npm, in this repo');
+    }
+    const why = prompt(dir, 'why did we pick pg_cron?').stdout;
+    expect(why).toContain('- Decided: Going with pg_cron rather than a node-cron worker');
+    expect(why).not.toContain('pino');
+    const again = prompt(dir, 'the login endpoint returns 500 again').stdout;
+    expect(again).toContain('- Fixed before: The 500 on /login');
+    expect(again).not.toContain('Plan');
+    for (const quiet of ['thanks', 'run the tests', 'ok continue', 'looks good, commit it', "what's next?", 'fix the failing test']) {
+      expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
+    }
+  });
+
   it('respects cortex.recallBudget (0 turns recall off) and never blocks on a broken index', () => {
     const dir = newRepo();
     remember(dir, 'Redis for session storage', '-t', 'rejected');

@@ -202,7 +202,7 @@ describe('shards', () => {
       shard: async (key) => (read.push(key), files.has(key) ? readSegment(files.get(key) as string) : null),
       delta: async () => null,
     };
-    const query = { terms: [{ term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true }], concepts: ['postgr'], intents: new Set<EventType>() };
+    const query = { terms: [{ term: 'postgr', concept: 0, boost: 1, prefix: true, fuzzy: true }], concepts: ['postgr'], intentOnly: [false], intents: new Set<EventType>() };
     const found = await runQuery(query, segments, () => 1);
     expect(read).toEqual([frequentKey('postgr')]);
     expect(found.length).toBe(FREQUENT_CAP);
@@ -393,6 +393,40 @@ describe('recall', () => {
     expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: vague, conceptDocs: vague.concepts.map(() => 1), indexed: 100 })).toEqual([]);
     const common = planQuery('postgres locks');
     expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: common, conceptDocs: common.concepts.map(() => 400), indexed: 1000 })).toEqual([]);
+  });
+
+  it('speaks on one shared word when it is what a preference rules out, and only then', () => {
+    const plan = planQuery('npm install lodash and add it to package.json');
+    const npm = [plan.concepts.indexOf('npm')];
+    const outcome = (h: SearchHit) => ({ hits: [h], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
+    const never = hit({ id: 'p', type: 'preference_noted', content: 'Always use pnpm, never npm, in this repo', matched: ['npm'], concepts: npm });
+    expect(selectRecall(outcome(never)).map((h) => h.id)).toEqual(['p']);
+    expect(selectRecall(outcome({ ...never, content: 'Prefer pnpm over npm for installs' }))).toHaveLength(1);
+    expect(selectRecall(outcome({ ...never, content: 'Don’t use npm here, only pnpm' }))).toHaveLength(1);
+    // The same one word in a preference that does not rule it out, or in a learning, is not enough.
+    expect(selectRecall(outcome({ ...never, content: 'Run npm scripts with --silent in this repo' }))).toEqual([]);
+    expect(selectRecall(outcome({ ...never, type: 'knowledge_acquired', content: 'never npm link inside the monorepo' }))).toEqual([]);
+  });
+
+  it('does not ask a memory to share the words that only say which kind of memory is wanted', () => {
+    const plan = planQuery('why did we pick pg_cron?');
+    expect(plan.concepts.filter((_, k) => plan.intentOnly[k])).toEqual(['pick']);
+    const pick = plan.concepts.indexOf('pick');
+    const pgCron = plan.concepts.findIndex((c, k) => !plan.intentOnly[k]);
+    const decision = hit({ id: 'd', content: 'Going with pg_cron rather than a node-cron worker', matched: ['pgcron'], concepts: [pgCron] });
+    const picked = hit({ id: 'other', content: 'We picked pino for logging', matched: ['pick'], concepts: [pick] });
+    const outcome = { hits: [decision, picked], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 };
+    expect(selectRecall(outcome).map((h) => h.id)).toEqual(['d']);
+  });
+
+  it('never offers a plan: the plan as first written says nothing of where it stands', () => {
+    const plan = planQuery('the login endpoint returns 500 again');
+    const all = plan.concepts.map((_, k) => k);
+    const planHit = hit({ id: 'plan', type: 'plan_created', content: 'Plan: Login endpoint; Session expiry job', concepts: all });
+    const fix = hit({ id: 'fix', type: 'error_resolved', content: 'The 500 on /login was a string bcrypt cost', concepts: all });
+    const picked = selectRecall({ hits: [planHit, fix], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
+    expect(picked.map((h) => h.id)).toEqual(['fix']);
+    expect(renderRecall(picked, 2000)).not.toContain('Plan');
   });
 
   it('leaves out memories of the prompt\'s own session and keeps within the budget', () => {
