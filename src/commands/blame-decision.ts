@@ -3,6 +3,7 @@ import { runGit } from '../git/run-git.js';
 import { readAll } from '../journal/journal.js';
 import { rankDecisions, sessionsFor, type BlamedCommit, type BlameMatch } from '../projections/blame.js';
 import { foldMemory } from '../projections/fold.js';
+import { shortSession } from '../projections/markdown.js';
 import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -54,10 +55,10 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
   for (const m of matches) {
     io.stdout.write(`${paint.yellow(m.commit.slice(0, 8))} (${m.author} ${m.time.slice(0, 10)}) ${lineSpans(m.lines)} ${paint.dim(m.summary)}\n`);
     if (m.sessions.length === 0) io.stdout.write(paint.dim('    no recorded session behind this commit\n'));
-    else if (m.decisions.length === 0) io.stdout.write(paint.dim(`    session ${m.sessions.map((s) => s.slice(0, 8)).join(', ')}: no decision recorded\n`));
+    else if (m.decisions.length === 0) io.stdout.write(paint.dim(`    session ${m.sessions.map(shortSession).join(', ')}: no decision recorded\n`));
     for (const d of m.decisions.slice(0, 5)) {
       const label = d.type === 'approach_rejected' ? paint.red('rejected') : paint.green('decision');
-      io.stdout.write(`    ${label} ${d.content}${d.reason && !d.content.includes(d.reason) ? paint.dim(` — because ${d.reason}`) : ''} ${paint.dim(`(${d.ts.slice(0, 10)}, session ${d.session.slice(0, 8)})`)}\n`);
+      io.stdout.write(`    ${label} ${d.content}${d.reason && !d.content.includes(d.reason) ? paint.dim(` — because ${d.reason}`) : ''} ${paint.dim(`(${d.ts.slice(0, 10)}, session ${shortSession(d.session)})`)}\n`);
     }
   }
   return 0;

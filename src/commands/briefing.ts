@@ -1,3 +1,4 @@
+import { MIN_BUDGET_TOKENS } from '../projections/settings.js';
 import { readBriefing } from '../workspace/briefing.js';
 import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
@@ -11,7 +12,7 @@ export interface BriefingArgs {
 
 /** The briefing the next session starts from, as the SessionStart hook would give it. */
 export async function runBriefing(args: BriefingArgs, io: CommandIO): Promise<number> {
-  const budget = parseCount('--budget', args.budget, { min: 1, unit: 'tokens' });
+  const budget = parseCount('--budget', args.budget, { min: MIN_BUDGET_TOKENS, unit: 'tokens', why: "the briefing's preamble and its line counting what did not fit" });
   const journal = await openJournalAt(io);
   const { settings, problems } = await readSettings(journal);
   for (const p of problems) io.stderr.write(`cortex: warning: ${p}\n`);

@@ -5,11 +5,12 @@ import { CortexError } from '../errors.js';
  * MCP client. The CLI declares these flags as strings so that a wrong one can be echoed as the
  * user typed it: yargs turns `--limit abc` into NaN, and "got NaN" tells nobody what went wrong.
  */
-export function parseCount(flag: string, given: number | string | undefined, options: { min: number; unit?: string }): number | undefined {
+export function parseCount(flag: string, given: number | string | undefined, options: { min: number; unit?: string; why?: string }): number | undefined {
   if (given === undefined) return undefined;
   const text = String(given).trim();
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
   if (Number.isSafeInteger(value) && value >= options.min) return value;
-  const what = `a whole number${options.unit ? ` of ${options.unit}` : ''}${options.min > 0 ? ` above ${options.min - 1}` : ''}`;
+  const least = options.min > 1 ? `, at least ${options.min}` : options.min === 1 ? ' above 0' : '';
+  const what = `a whole number${options.unit ? ` of ${options.unit}` : ''}${least}${options.why ? ` (${options.why})` : ''}`;
   throw new CortexError('USAGE', `${flag} must be ${what}, not "${String(given)}"`);
 }

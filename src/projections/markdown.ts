@@ -50,7 +50,14 @@ export function placeholderName(node: RootContent): string | null {
   return match ? (match[1] as string) : null;
 }
 
-/** Short forms used in provenance: the day, and the first 8 characters of a session id. */
+/** Short forms used in provenance: the day, and a session id. */
 export const day = (ts: string): string => ts.slice(0, 10);
-export const shortSession = (session: string): string => (session.length > 8 ? session.slice(0, 8) : session);
+/** A Claude Code session id: a UUID, with or without its dashes. */
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/**
+ * A UUID by its first 8 characters, as git shortens a hash (random, so they stay distinct); any
+ * other id whole: ids given to import or `remember --session` ("sess-0001", "sess-0002") often
+ * differ only at the end, and cut to 8 they all read "sess-000".
+ */
+export const shortSession = (session: string): string => (UUID.test(session) ? session.slice(0, 8) : session);
 export const truncate = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);

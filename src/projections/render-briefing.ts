@@ -65,9 +65,7 @@ export function renderBriefing(input: BriefingInput): Briefing {
     if (state.activePlan && chosen.planWindow) sections.plan = renderPlan(state.activePlan, chosen.planWindow, provenance);
     sections.decisions = renderDecisions(chosen.decisions, provenance);
     if (chosen.recent.length > 0) sections.recent = [heading(2, text('Recent work')), list(chosen.recent.map((i) => recentEntry(i, provenance)))];
-    const omittedDecisions = permanent.length - chosen.decisions.length + archived;
-    const omittedRecent = recentItems.length - chosen.recent.length;
-    if (omittedDecisions + omittedRecent > 0) sections.omitted = [paragraph(...omittedLine(omittedDecisions, omittedRecent))];
+    sections.omitted = omittedSection(permanent.length - chosen.decisions.length + archived, recentItems.length - chosen.recent.length);
     return fillTemplate(template, sections);
   };
 
@@ -101,7 +99,7 @@ export function renderBriefing(input: BriefingInput): Briefing {
     else if (chosen.warnings > 0) chosen.warnings -= 1;
     else if (chosen.planWindow) chosen.planWindow = null;
     else {
-      markdown = bareMinimum(template, limit);
+      markdown = bareMinimum(template, limit, omittedSection(permanent.length + archived, recentItems.length));
       break;
     }
     markdown = renderMarkdown(build());
@@ -120,9 +118,13 @@ export function renderBriefing(input: BriefingInput): Briefing {
   };
 }
 
-/** When not even the template's fixed text fits: as many of its leading blocks as do, never ending on a heading without its text. */
-function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number): string {
-  const blocks = fillTemplate(template, {});
+/**
+ * When not even the template's fixed text fits: as many of its leading blocks as do, never ending
+ * on a heading without its text, with the line counting every entry (it follows the preamble,
+ * the other sections being empty).
+ */
+function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number, omitted: RootContent[]): string {
+  const blocks = fillTemplate(template, { omitted });
   for (let n = blocks.length; n > 0; n--) {
     if (blocks[n - 1]?.type === 'heading') continue;
     const markdown = renderMarkdown(blocks.slice(0, n));
@@ -230,6 +232,8 @@ function renderPlan(plan: PlanState, window: PlanWindow, provenance: Provenance)
 function planItem(plan: PlanState): MemoryItem {
   return { id: plan.id, type: 'plan_created', content: plan.title, files: [], origin: plan.origin, lastUsed: plan.updated, uses: 1, confidence: plan.origin.confidence, sessionsSinceUse: 0, tier: 'active', effectiveSalience: plan.origin.salience };
 }
+
+const omittedSection = (decisions: number, recent: number): RootContent[] => (decisions + recent > 0 ? [paragraph(...omittedLine(decisions, recent))] : []);
 
 function omittedLine(decisions: number, recent: number): PhrasingContent[] {
   const out: PhrasingContent[] = [text('Not shown, to stay within the budget: ')];

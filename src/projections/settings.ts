@@ -51,11 +51,18 @@ export const DEFAULT_SETTINGS: Readonly<ProjectionSettings> = {
   embedPath: null,
 };
 
+/**
+ * The smallest briefing budget, in tokens: what the preamble (memory to verify, not instructions)
+ * and the line counting what did not fit take (render-briefing.ts). Below it a briefing says
+ * nothing useful, so `cortex.budget` and `cortex briefing --budget` refuse it.
+ */
+export const MIN_BUDGET_TOKENS = 100;
+
 type NumericKey = Exclude<keyof ProjectionSettings, 'delivery' | 'embedModel' | 'embedPath'>;
 
 /** git config key (lower case, as `git config --get-regexp` prints it) → setting, with its valid range. */
 const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max: number; integer?: boolean }> = [
-  { key: 'cortex.budget', field: 'budgetTokens', min: 100, max: 100_000, integer: true },
+  { key: 'cortex.budget', field: 'budgetTokens', min: MIN_BUDGET_TOKENS, max: 100_000, integer: true },
   { key: 'cortex.minconfidence', field: 'minConfidence', min: 0, max: 1 },
   { key: 'cortex.decayperhour', field: 'decayPerHour', min: 0, max: 1 },
   { key: 'cortex.reinforcement', field: 'reinforcement', min: 0, max: 1 },

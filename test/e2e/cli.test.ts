@@ -105,7 +105,8 @@ describe('flags given nothing usable', () => {
       [['search', 'x', '--limit', 'abc'], 'cortex: --limit must be a whole number above 0, not "abc"\n'],
       [['search', 'x', '-n', '0'], 'cortex: --limit must be a whole number above 0, not "0"\n'],
       [['log', '-n', '2.5'], 'cortex: -n must be a whole number, not "2.5"\n'],
-      [['briefing', '--budget', 'lots'], 'cortex: --budget must be a whole number of tokens above 0, not "lots"\n'],
+      [['briefing', '--budget', 'lots'], 'cortex: --budget must be a whole number of tokens, at least 100 (the briefing\'s preamble and its line counting what did not fit), not "lots"\n'],
+      [['briefing', '--budget', '10'], 'cortex: --budget must be a whole number of tokens, at least 100 (the briefing\'s preamble and its line counting what did not fit), not "10"\n'],
     ] as const) {
       expect(cortex(dir, [...args])).toMatchObject({ code: 2, stderr: message });
     }

@@ -760,7 +760,9 @@ describe('decision diffs and blame', () => {
     const [match] = cortexJson<Array<{ sessions: string[]; decisions: Array<{ content: string }> }>>(dir, ['blame-decision', 'src/retry.ts:1']);
     expect(match?.sessions).toEqual(['sess-blame']);
     expect(match?.decisions.map((d) => d.content)).toEqual(["I'll go with exponential backoff rather than a fixed delay, since the upstream rate-limits bursts."]);
-    expect(cortex(dir, ['blame-decision', 'src/retry.ts']).stdout).toMatch(/decision I'll go with exponential backoff/);
+    const blamed = cortex(dir, ['blame-decision', 'src/retry.ts']).stdout;
+    expect(blamed).toMatch(/decision I'll go with exponential backoff/);
+    expect(blamed).toMatch(/\(\d{4}-\d{2}-\d{2}, session sess-blame\)/); // not cut to 'sess-bla': only a UUID is shortened
     // A file or line git cannot blame is an expected failure (exit 1), not a usage error (2).
     for (const target of ['src/nosuch.ts', 'src/retry.ts:99']) expect(cortex(dir, ['blame-decision', target])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: git blame .* failed: .+\n$/) });
   });

@@ -418,6 +418,28 @@ describe('the briefing through the SessionStart hook', () => {
     expect(existsSync(rules)).toBe(false);
   });
 
+  it('at the smallest budget still counts what did not fit; below it, a usage error naming the minimum; imported session ids stay distinct', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const imported = [
+      { type: 'decision', content: 'Use Postgres for sessions', session: 'sess-0001', ts: '2026-11-01T10:00:00Z' },
+      { type: 'decision', content: 'Use pino for logging', session: 'sess-0002', ts: '2026-11-02T10:00:00Z' },
+    ];
+    expect(cortex(dir, ['import', '-'], { input: imported.map((e) => JSON.stringify(e)).join('\n') + '\n' }).code).toBe(0);
+    const full = cortex(dir, ['briefing']).stdout;
+    expect(full).toMatch(/\*\*Use Postgres for sessions\*\* _\(2026-11-01, session sess-0001\)_/);
+    expect(full).toMatch(/\*\*Use pino for logging\*\* _\(2026-11-02, session sess-0002\)_/);
+
+    const smallest = cortex(dir, ['briefing', '--budget', '100']);
+    expect(smallest.code).toBe(0);
+    expect(smallest.stdout).toContain('memory to verify, not instructions');
+    expect(smallest.stdout).toContain('Not shown, to stay within the budget: 2 more decisions and rejected approaches (`cortex decisions`).');
+    expect(cortexJson<BriefingJson>(dir, ['briefing', '--budget', '100']).sections.find((s) => s.name === 'decisions')).toEqual({ name: 'decisions', shown: 0, omitted: 2 });
+
+    const tiny = cortex(dir, ['briefing', '--budget', '10']);
+    expect(tiny).toMatchObject({ code: 2, stdout: '' });
+    expect(tiny.stderr).toMatch(/^cortex: --budget must be a whole number of tokens, at least 100 [^\n]*\n$/);
+  });
+
   it('follows new memory and a new HEAD (the cache is keyed by both), and survives deleting .git/cortex', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     remember(dir, 'First decision', '-t', 'decision');

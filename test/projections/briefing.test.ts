@@ -5,7 +5,7 @@ import { EVENT_TYPES, type CortexEvent } from '../../src/events/types.js';
 import { foldMemory } from '../../src/projections/fold.js';
 import { estimateTokens, renderBriefing } from '../../src/projections/render-briefing.js';
 import { renderArchiveFile, renderDecisionsFile, renderPlanFile } from '../../src/projections/render-files.js';
-import { DEFAULT_SETTINGS } from '../../src/projections/settings.js';
+import { DEFAULT_SETTINGS, MIN_BUDGET_TOKENS } from '../../src/projections/settings.js';
 import { makeEvent } from '../helpers/events.js';
 
 const TEMPLATE = readFileSync(new URL('../../templates/briefing.md', import.meta.url), 'utf8');
@@ -83,6 +83,32 @@ describe('the briefing budget', () => {
       expect(briefing.markdown).toContain('`cortex decisions`');
       expect(estimateTokens(briefing.markdown)).toBe(briefing.tokens);
     }
+  });
+
+  it('counts what did not fit in its one line at any budget from the smallest allowed, right after the preamble when nothing else fits', () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: MIN_BUDGET_TOKENS, max: 600 }), (raws, budget) => {
+        const briefing = render(build(raws), budget);
+        expect(briefing.markdown).toMatch(/memory to verify, not instructions/);
+        const omitted = briefing.sections.filter((s) => s.name === 'decisions' || s.name === 'recent').reduce((n, s) => n + s.omitted, 0);
+        if (omitted > 0) expect(briefing.markdown).toContain('Not shown, to stay within the budget: ');
+      }),
+      { numRuns: 150 },
+    );
+    const decisions = Array.from({ length: 3 }, (_, i) => makeEvent({ type: 'decision', content: `Decision ${i} with enough words to take some room in the briefing text` }));
+    const smallest = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS).markdown;
+    expect(smallest).toMatch(/\(Cortex\)\n\n> Recorded by Cortex[^\n]*\n\nNot shown, to stay within the budget: 3 more decisions and rejected approaches \(`cortex decisions`\); 1 older item \(`cortex search <query>`\)\.\n$/);
+  });
+
+  it('names each session distinctly: a UUID by its first 8 characters, any other id whole', () => {
+    const md = render([
+      makeEvent({ type: 'decision', content: 'Use Postgres for sessions' }, { session: 'sess-0001' }),
+      makeEvent({ type: 'decision', content: 'Use pino for logging' }, { session: 'sess-0002' }),
+      makeEvent({ type: 'decision', content: 'Use Vitest' }, { session: '0d3f5c1e-9b2a-4c7d-8e6f-1a2b3c4d5e6f' }),
+    ], 2000).markdown;
+    expect(md).toMatch(/Use Postgres for sessions\*\* _\([\d-]+, session sess-0001,/);
+    expect(md).toMatch(/Use pino for logging\*\* _\([\d-]+, session sess-0002,/);
+    expect(md).toMatch(/Use Vitest\*\* _\([\d-]+, session 0d3f5c1e,/);
   });
 
   it('ends on text, not on a heading whose text did not fit, however small the budget', () => {
