@@ -134,6 +134,22 @@ const CHECKED_WORK = /\s(?:(?:is|are|now) )?(?:complete|completed|done|finished|
 /** "No X exists / was found / is available": a statement of what there is, not something turned down. */
 const NO_SUCH = /^no\b[^:;—–]{0,90}?\b(?:exists?|existed|found|available|present|defined|supported|provided|installed|registered|configured|matched|matches|match|shows? up|showed up|turned up|came up)\b/;
 
+/**
+ * A finding introduced as one: "Note: Hammer 7 dropped `check_rate/3`", "It appears (that) the API
+ * returns…". Not the assistant's own next step ("Note: I'll re-run…"), nor an impression it
+ * hedges ("it appears the cache might be stale") or a state ("it appears to have worked").
+ */
+const FINDING_INTRO = /^(?:(?:note|nb|n\.b\.|heads[- ]up)\s*:\s+|it appears,?\s+(?:that\s+)?(?!to\b))/;
+const OWN_STEP = /^(?:i|i'll|i'm|i've|i'd|let me|let's|we'll|we need to|we should|we still)\b/;
+
+function introducedFinding(m: string): boolean {
+  const intro = FINDING_INTRO.exec(m);
+  if (!intro) return false;
+  const rest = m.slice(intro[0].length);
+  if (rest.length < 12 || OWN_STEP.test(rest)) return false;
+  return !intro[0].startsWith('it appears') || !HEDGE.test(rest);
+}
+
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
 const CUES: Cue[] = [
@@ -177,6 +193,7 @@ const CUES: Cue[] = [
 
   // knowledge_acquired: a finding about how things are
   { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|^for future reference|for future reference(?=\s*[:,;—–])|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
+  { type: 'knowledge_acquired', name: 'finding-intro', confidence: 0.7, test: introducedFinding },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',
