@@ -127,6 +127,23 @@ const ERROR_NOUN = /\b(?:error|errors|bug|bugs|crash|crashes|crashed|failure|fai
 const NEGATED_FIX = /\b(?:wouldn't|won't|doesn't|didn't|would not|will not|does not|did not|can't|cannot|not) (?:fix|solve|help|resolve)\b/;
 const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|reverted|bumped|pinned|set|wrapped|switched|renamed|restored|updated|regenerated)\b|\b(?:tests?|build|ci|suite|it) (?:now )?pass(?:es)?\b|\bnow succeeds\b|\b(?:builds?|works|links?) again\b|\bis green\b|\b(?:fix(?:ed|es)?|resolv(?:ed|es)|solved|the fix|fixed it|works now|now works|now passes|passes now|by (?:adding|removing|changing|setting|switching|using|passing|moving|bumping|pinning|upgrading|downgrading|mounting|serving|putting|wrapping|calling|making|replacing|scoping|renaming|reordering|increasing|lowering|disabling|enabling|raising|clearing|deleting|restarting|regenerating|reinstalling|awaiting|escaping|quoting|registering))\b/;
 
+/**
+ * A fix told as what did it: "…; switching the counter to `atomic.Int64` fixed the data race",
+ * "moving the index into its own script fixed the failed migration". A change named by a gerund
+ * opens a clause and is the subject of "fixed"; not "nothing fixed it", "hasn't fixed", "might
+ * have fixed".
+ */
+const GERUND_FIXED = /(?:^|[;:—–]\s*|,\s*(?:and\s+)?|\band\s+)(?!(?:nothing|something|anything|everything|during|string)\b)[a-z]{3,}ing\b[^;:.?]{0,160}?\b(?<!(?:\bnot|\bnever|n't|\bhave|\bhas|\bhad) )(?:fixed|fixes|resolved|solved|cured|eliminated|got rid of)\s+(?:the|both|all|it|this|that|these|those|our|each|every)\b/;
+/**
+ * A fix told as a consequence of a cause: "`SecItemAdd` refuses to overwrite, so `save` now calls
+ * `SecItemUpdate` first". The cause is a refusal or failure; what follows "so … now" is what the
+ * code does now, not a new failure ("so the build now fails").
+ */
+const SO_NOW_FIX = all(
+  /\b(?:refuses?|refused|rejects?|rejected|fails?|failed|throws?|threw|errors?|errored|crash(?:es|ed)?|can't|cannot|won't|isn't allowed|is not allowed|doesn't (?:accept|allow|support)|does not (?:accept|allow|support))\b[^.]{0,120}?,?\s+so\s+[^.;]{1,60}?\bnow\s+(?!(?:fails?|breaks?|crash(?:es)?|throws?|errors?|hangs?|times? out|returns? (?:an? )?error)\b)[a-z]+(?:s|ed)\b/,
+  (m) => !/\bso\s+(?:i|we|let's|let me)\b/.test(m),
+);
+
 const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
 
 const CHECKED_WORK = /\s(?:(?:is|are|now) )?(?:complete|completed|done|finished|fixed|resolved|shipped|merged|deployed|released|passing|passes|pass|green)\W*$|^(?:✅|✔️?)\s*(?:[*_]{2})?\s*(?:done|completed|finished|added|fixed|implemented|created|built|wrote|written|updated|removed|deleted|migrated|refactored|renamed|moved|replaced|installed|configured|converted|extracted|wired|enabled|disabled|upgraded|bumped|cleaned|rewrote|ported|split|merged|deployed|released|set up)\b/;
@@ -157,6 +174,8 @@ const CUES: Cue[] = [
   { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/, FIX_PHRASE) },
   { type: 'error_resolved', name: 'fixed-by', confidence: 0.8, test: any(/^(?:fixed|resolved|solved)\b.{3,}\b(?:by|with|:|—|–)/, /\b(?:fixed|resolved|solved) (?:it|this|that|the [\w-]+(?: [\w-]+){0,3}) (?:by|with)\b/, /\bthe fix (?:was|is) to\b/) },
   { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/, ERROR_NOUN) },
+  { type: 'error_resolved', name: 'gerund-fixed', confidence: 0.8, test: GERUND_FIXED },
+  { type: 'error_resolved', name: 'so-now', confidence: 0.7, test: SO_NOW_FIX },
   { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/ },
 
   // approach_rejected: something considered and turned down

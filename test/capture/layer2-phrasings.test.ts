@@ -37,3 +37,33 @@ describe('layer 2: a finding introduced as one ("Note: …", "It appears (that) 
     expect(memories(user('Note: Hammer 7 dropped the old check_rate/3 function; the API is now hit/3.')).map((c) => c.type)).toEqual([]);
   });
 });
+
+describe('layer 2: a fix told as the change that did it, or as what the code does now', () => {
+  it.each([
+    'The race detector flagged the counter being incremented by two goroutines; switching the counter to `atomic.Int64` fixed the data race.',
+    'Flyway wraps each script in a transaction; moving the index into its own script fixed the failed migration.',
+    'The 301 was a region mismatch: the bucket lives in eu-west-1; setting the backend region fixed the init.',
+    '`superValidate` takes an adapter, not a raw schema; wrapping the schema with `zod()` fixed both type errors.',
+    'Setting `shm_size` to 2g fixed it.',
+    '`-25299` is `errSecDuplicateItem`: `SecItemAdd` refuses to overwrite, so `save` now calls `SecItemUpdate` first.',
+    'The gateway rejects bodies over 1 MB, so the uploader now sends files in chunks.',
+  ])('reads %j as an error resolved', (text) => {
+    expect(typesOf(text)).toEqual(['error_resolved']);
+  });
+
+  it.each([
+    ['a question', 'Did switching the counter to `atomic.Int64` fix the data race?'],
+    ['a hedge', 'Switching the counter to `atomic.Int64` might have fixed the data race, but it still flakes.'],
+    ['a negation', "Switching the counter to `atomic.Int64` hasn't fixed the data race."],
+    ['nothing did it', 'Nothing fixed the data race so far.'],
+    ['a new failure after "so … now"', 'The gateway rejects bodies over 1 MB, so the upload now fails.'],
+    ['the assistant\'s next step after "so"', 'The gateway rejects bodies over 1 MB, so I now need to look at the uploader.'],
+  ])('stays silent on %s', (_name, text) => {
+    expect(typesOf(text)).not.toContain('error_resolved');
+  });
+
+  it('reads no fix from the same words in a tool result or the user\'s prose', () => {
+    expect(inToolResult('switching the counter to atomic.Int64 fixed the data race')).toEqual([]);
+    expect(memories(user('Switching the counter to atomic.Int64 fixed the data race.')).map((c) => c.type)).toEqual([]);
+  });
+});
