@@ -120,6 +120,21 @@ function soWillChoose(m: string): boolean {
   return false;
 }
 
+/**
+ * Something weighed and turned down: in "I considered switching to X, which avoids …, but …, so I
+ * kept the pipe" the choice words name what was considered, not what was chosen.
+ */
+const CONSIDERED = /\b(?:considered|thought about|was tempted (?:to|by)|toyed with|weighed|looked into|evaluated)\b/;
+
+function insideConsidered(m: string, at: number): boolean {
+  const considered = CONSIDERED.exec(m);
+  if (!considered || considered.index > at) return false;
+  const but = /\b(?:but|however|though)\b/g;
+  but.lastIndex = considered.index;
+  const end = but.exec(m);
+  return end !== null && at < end.index;
+}
+
 const COUNTERFACTUAL = /\b(?:would|could)\b.*\b(?:but|however)\b/;
 const NEGATED_DECISION = /\b(?:haven't|have not|hasn't|not yet|didn't|did not|no) (?:decided|chosen|settled|agreed)\b|\bundecided\b|\bnot sure (?:whether|if|which)\b|\bno decision\b/;
 
@@ -180,6 +195,8 @@ const CUES: Cue[] = [
 
   // approach_rejected: something considered and turned down
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
+  // "Terraform Cloud won't work here because …": a definite "won't", with its reason. "might not work" is a doubt.
+  { type: 'approach_rejected', name: 'wont-work', confidence: 0.8, test: /\b(?:won't|will not|wouldn't|would not|can't|cannot|doesn't|does not) work (?:here|for us|for this(?: project| repo| codebase| case)?|in this (?:project|repo|codebase|case|setup))\s*(?:,\s*)?(?:because|since|as|given that|:|—|–| - )/ },
   { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
   // "No Redis: …" turns something down; "No `X` field exists - use `Y`" says what there is.
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: all(/^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/, (m) => !NO_SUCH.test(m)) },
@@ -329,7 +346,7 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if (skipped(m)) return null;
   const found = CUES.filter((cue) => matches(cue, m));
   const decisionAt = Math.min(...found.filter((cue) => cue.type === 'decision_made').map((cue) => cueAt(cue, m)));
-  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || PENDING_APPROVAL.test(m) || (Number.isFinite(decisionAt) && hedgedBefore(m, decisionAt));
+  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || PENDING_APPROVAL.test(m) || (Number.isFinite(decisionAt) && (hedgedBefore(m, decisionAt) || insideConsidered(m, decisionAt)));
   let best: Cue | null = null;
   for (const cue of found) {
     if (sentence.offered && cue.type !== 'knowledge_acquired') continue;

@@ -67,3 +67,39 @@ describe('layer 2: a fix told as the change that did it, or as what the code doe
     expect(memories(user('Switching the counter to atomic.Int64 fixed the data race.')).map((c) => c.type)).toEqual([]);
   });
 });
+
+describe('layer 2: "X won\'t work here because …" and "I considered X, but …" turn X down', () => {
+  it.each([
+    "Terraform Cloud won't work here because the security team blocks outbound connections from the runners.",
+    'Felte will not work for this project: its Svelte 5 support is still in beta.',
+    "A partial index can't work here since the column is nullable in half the rows.",
+  ])('reads %j as a rejection with its reason', (text) => {
+    const found = memories(assistant(text));
+    expect(found.map((c) => c.type)).toEqual(['approach_rejected']);
+    expect(String(found[0]?.meta.reason)).toMatch(/security team|beta|nullable/);
+  });
+
+  it('reads a choice only considered as a rejection, not a decision', () => {
+    const found = memories(assistant('I considered switching to `pg_dump -Fc --file`, which avoids the pipe entirely, but the restore runbook expects `.sql.gz`, so I kept the pipe.'));
+    expect(found.map((c) => c.type)).toEqual(['approach_rejected']);
+    expect(found[0]?.meta.reason).toMatch(/^the restore runbook/);
+  });
+
+  it('still takes a choice made after the "but"', () => {
+    expect(typesOf('I considered Redis, but we went with Postgres since it is already deployed.')).toContain('decision_made');
+  });
+
+  it.each([
+    ['a question', "Won't Terraform Cloud work here because of the proxy?"],
+    ['a doubt', 'Terraform Cloud might not work here because of the proxy.'],
+    ['a hypothetical', "If Terraform Cloud won't work here because of the proxy, we keep S3."],
+    ['narration', "Let me check why Terraform Cloud won't work here because the error is vague."],
+  ])('stays silent on %s', (_name, text) => {
+    expect(typesOf(text)).not.toContain('approach_rejected');
+  });
+
+  it('reads no rejection from the same words in a tool result or the user\'s prose', () => {
+    expect(inToolResult("Terraform Cloud won't work here because outbound connections are blocked.")).toEqual([]);
+    expect(memories(user("Terraform Cloud won't work here because outbound connections are blocked.")).map((c) => c.type)).toEqual([]);
+  });
+});
