@@ -182,6 +182,13 @@ function introducedFinding(m: string): boolean {
   return !intro[0].startsWith('it appears') || !HEDGE.test(rest);
 }
 
+/**
+ * What code does or did, told of the code: "The spec uses `travel_to` instead of Timecop", "The
+ * endpoint now issues 1 query instead of 619". A bare "instead of" there describes; it chooses
+ * nothing ("The plan is to cache instead of …" still does: "is" is no verb of what code does).
+ */
+const DESCRIBES_CODE = /^(?:the|this|that|these|those|its|each|every|our|their)\s+(?:[\w·.@/-]+\s+){0,3}?(?:(?:now|still|already|currently|also|actually|just|then)\s+)?(?:uses|used|calls|called|takes|took|gets|got|returns|returned|issues|issued|reads|writes|wrote|sends|sent|stores|stored|keeps|kept|runs|ran|does|did|relies on|expects|accepts|produces|emits|loads|passes|renders|checks|creates|handles|generates|fetches|queries|imports|mocks|stubs|hits|points to|lives|goes|finishes|finished|completes|completed|resolves to|falls back to)\b/;
+
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
 const CUES: Cue[] = [
@@ -212,7 +219,7 @@ const CUES: Cue[] = [
   { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
   // "X is the better fit"; a bare "this is the right call because…" names no choice, so it is not one.
   { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /(?<!\b(?:this|that|it|which|these|those|there|here|what) )(?:\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b)/ },
-  { type: 'decision_made', name: 'rather-than', confidence: 0.65, test: /\b(?:rather than|instead of)\b/ },
+  { type: 'decision_made', name: 'rather-than', confidence: 0.65, anchor: /\b(?:rather than|instead of)\b/, test: all(/\b(?:rather than|instead of)\b/, (m) => !DESCRIBES_CODE.test(m)) },
   { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/ },
   { type: 'decision_made', name: 'over-instead', confidence: 0.7, anchor: OVER_VERB, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, OVER_VERB) },
   {

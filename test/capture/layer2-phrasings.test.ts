@@ -103,3 +103,22 @@ describe('layer 2: "X won\'t work here because …" and "I considered X, but …
     expect(memories(user("Terraform Cloud won't work here because outbound connections are blocked.")).map((c) => c.type)).toEqual([]);
   });
 });
+
+describe('layer 2: what code does "instead of" something describes it; it chooses nothing', () => {
+  it.each([
+    'The spec uses `travel_to` instead of Timecop.',
+    'The endpoint now issues 1 query instead of 619, and the suite passes.',
+    'The incremental run took 38 s instead of ~45 min.',
+    'This helper returns `nil` rather than raising.',
+  ])('reads no decision from %j', (text) => {
+    expect(typesOf(text)).not.toContain('decision_made');
+  });
+
+  it.each([
+    'One vitest workspace file at the root, rather than a config per package, keeps the packages consistent.',
+    'The plan is to cache the token instead of fetching it per request.',
+    "We'll cache the token instead of fetching it per request.",
+  ])('still reads %j as a decision', (text) => {
+    expect(typesOf(text)).toEqual(['decision_made']);
+  });
+});
