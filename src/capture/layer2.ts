@@ -383,12 +383,18 @@ export function extractProse(text: string, ts: string): Candidate[] {
 
 const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,? (?:please|always|never|use|we)|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
 
+/**
+ * A convention stated against what it replaces ("we use pnpm, not npm", "we write specs with
+ * RSpec, never Minitest"), or any statement closed by an emphatic "— always" / "— never".
+ */
+const USER_CONVENTION = /\bwe (?:use|prefer|write|run|deploy|build|test|format|stick (?:to|with)|go with)\b[^.;?]{1,60}?,\s*(?:not|never|no)\b|[—–]\s*(?:always|never|everywhere|no exceptions)\W*$/i;
+
 /** Users state preferences in their own prompts ("always use pnpm, never npm"). */
 export function extractUserPreferences(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
   for (const sentence of splitProse(text)) {
     const m = sentence.masked.replace(/[‘’]/g, "'");
-    if (QUESTION.test(m) || !USER_PREFERENCE.test(m) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
+    if (QUESTION.test(m) || !(USER_PREFERENCE.test(m) || USER_CONVENTION.test(m)) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
     out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: 0.8, provenance: 'layer2:user-preference', meta: {}, ts });
   }
   return out;

@@ -122,3 +122,28 @@ describe('layer 2: what code does "instead of" something describes it; it choose
     expect(typesOf(text)).toEqual(['decision_made']);
   });
 });
+
+describe("layer 2: the user's convention stated against what it replaces is a preference", () => {
+  const fromUser = (text: string) => memories(user(text)).map((c) => c.type);
+
+  it.each([
+    'Add validation to the signup form. Also: we use pnpm, not npm — always.',
+    'We write specs with RSpec, never Minitest.',
+    'Tabs for indentation — always.',
+  ])('reads %j as a preference', (text) => {
+    expect(fromUser(text)).toEqual(['preference_noted']);
+  });
+
+  it.each([
+    ['a question', 'Do we use pnpm, not npm, in this repo?'],
+    ['a hypothetical', 'If we use pnpm, not npm, the lockfile changes.'],
+    ['a plain fact', 'We use pnpm in this repo.'],
+  ])('stays silent on %s', (_name, text) => {
+    expect(fromUser(text)).toEqual([]);
+  });
+
+  it("is the user's: the assistant's prose and tool results are not read for it", () => {
+    expect(typesOf('We use pnpm, not npm — always.')).not.toContain('preference_noted');
+    expect(inToolResult('we use pnpm, not npm — always.')).toEqual([]);
+  });
+});
