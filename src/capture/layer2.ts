@@ -365,10 +365,50 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   return best;
 }
 
+/**
+ * A table that records choices says so in its header: a column of what was chosen ("Choice",
+ * "Decision", "Approach") and one of why ("Why", "Reason", "Rationale"). Each row is a decision:
+ * "<aspect>: <choice> — <why>". A table of options ("Pros", "Cons", "Option") decides nothing.
+ */
+const CHOICE_COLUMN = /\b(?:choice|chosen|choose|decision|decided|approach|picked|selected|solution|went with|we use)\b/;
+const WHY_COLUMN = /\b(?:why|reasons?|rationale|reasoning|because|justification)\b/;
+const REJECTED_COLUMN = /\b(?:rejected|instead of|over|alternatives?(?: considered)?|not chosen|ruled out)\b/;
+const OPTIONS_TABLE = /\b(?:pros?|cons?|options?|trade-?offs?|candidates?)\b/;
+const UNDECIDED_CELL = /^(?:[-—–?]*|tbd|todo|open|pending|undecided|n\/a)$|\?\s*$/;
+
+function tableDecision(sentence: Sentence, ts: string): Candidate | null {
+  const { header, cells } = sentence.table ?? { header: [] };
+  if (!cells || sentence.offered) return null;
+  const names = header.map((h) => h.toLowerCase().replace(/[*_`]/g, ''));
+  if (names.some((h) => OPTIONS_TABLE.test(h))) return null;
+  const choiceAt = names.findIndex((h) => CHOICE_COLUMN.test(h));
+  const whyAt = names.findIndex((h, i) => i !== choiceAt && WHY_COLUMN.test(h));
+  if (choiceAt < 0 || whyAt < 0) return null;
+  const rejectedAt = names.findIndex((h, i) => i !== choiceAt && i !== whyAt && REJECTED_COLUMN.test(h));
+  const aspectAt = names.findIndex((_h, i) => i !== choiceAt && i !== whyAt && i !== rejectedAt);
+  const cell = (i: number) => tidy(cells[i] ?? '');
+  const choice = cell(choiceAt);
+  const why = cell(whyAt);
+  if (UNDECIDED_CELL.test(choice.toLowerCase()) || HEDGE.test(choice.toLowerCase())) return null;
+  const aspect = aspectAt >= 0 ? cell(aspectAt) : '';
+  const meta: Meta = {};
+  if (why.length >= 3) meta.reason = tidy(why, 240);
+  const rejected = rejectedAt >= 0 ? cell(rejectedAt) : '';
+  if (rejected.length >= 2 && !UNDECIDED_CELL.test(rejected)) meta.rejected = tidy(rejected, 120);
+  const content = `${aspect ? `${aspect}: ` : ''}${choice}${meta.reason ? ` — ${why}` : ''}`;
+  return { type: 'decision_made', content: tidy(content), confidence: 0.75, provenance: 'layer2:decision-table', meta, ts };
+}
+
 export function extractProse(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
   const sentences = splitProse(text);
   sentences.forEach((sentence, at) => {
+    // A table's cells are no sentences: a row is read only as a row of a table of choices.
+    if (sentence.table) {
+      const decision = tableDecision(sentence, ts);
+      if (decision) out.push(decision);
+      return;
+    }
     const match = classifySentence(sentence);
     if (!match) return;
     const meta = metaFor(match.type, sentence);

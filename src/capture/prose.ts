@@ -14,6 +14,8 @@ export interface Sentence {
   offered?: boolean;
   /** It was a list item ("- x", "1. x"). */
   listItem?: boolean;
+  /** A line of a markdown table: its header's cells and, for a body row, its own. */
+  table?: { header: string[]; cells?: string[] };
 }
 
 const MASK = '·';
@@ -46,6 +48,10 @@ export function prepareProse(raw: string): Sentence {
   return { text, masked: maskInline(text) };
 }
 
+/** A markdown table's line, and the rule of dashes under its header. */
+const TABLE_LINE = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
 /** A list item line ("- ", "1. ", "2) ", "b) ", "(c) ") or a labelled option ("**Option A:**"). */
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,2}[.)]|[a-z][.)]|\([a-z0-9]\))\s+/i;
 const OPTION_LABEL = /^\s*(?:[-*+]\s+|#{1,6}\s+)?(?:\*\*|__)?(?:option|alternative|approach|choice)\s+(?:[a-z]|\d{1,2}|one|two|three|four)(?:\*\*|__)?\s*(?:[:.)—–-]|\()/i;
@@ -69,7 +75,7 @@ function offeredRanges(masked: string): Array<[number, number]> {
     at += text.length + 1;
   }
   const blank = (i: number) => (lines[i]?.text.trim() ?? '') === '';
-  const isItem = (i: number) => LIST_ITEM.test(lines[i]?.text ?? '') || OPTION_LABEL.test(lines[i]?.text ?? '');
+  const isItem = (i: number) => LIST_ITEM.test(lines[i]?.text ?? '') || OPTION_LABEL.test(lines[i]?.text ?? '') || TABLE_LINE.test(lines[i]?.text ?? '');
   const ranges: Array<[number, number]> = [];
   for (let i = 0; i < lines.length; i++) {
     if (!isItem(i)) continue;
@@ -97,9 +103,52 @@ function offeredRanges(masked: string): Array<[number, number]> {
   return ranges;
 }
 
+
+/** The cells of a table line, cut where the masked copy has a pipe (one inside inline code is no border). */
+function cellsOf(text: string, masked: string): string[] {
+  const cells: string[] = [];
+  let from = masked.indexOf('|') + 1;
+  for (let at = masked.indexOf('|', from); at !== -1; at = masked.indexOf('|', from)) {
+    cells.push(text.slice(from, at).trim());
+    from = at + 1;
+  }
+  return cells;
+}
+
+interface TableLine {
+  start: number;
+  end: number;
+  header: string[];
+  cells?: string[];
+}
+
+/** Markdown tables (a header line, a rule line of dashes, rows), line by line, with their offsets. */
+function tableLines(text: string, masked: string): TableLine[] {
+  const lines: Array<{ start: number; end: number }> = [];
+  let at = 0;
+  for (const line of masked.split('\n')) {
+    lines.push({ start: at, end: at + line.length });
+    at += line.length + 1;
+  }
+  const line = (i: number) => masked.slice(lines[i]?.start ?? 0, lines[i]?.end ?? 0);
+  const cells = (i: number) => cellsOf(text.slice(lines[i]?.start ?? 0, lines[i]?.end ?? 0), line(i));
+  const out: TableLine[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!TABLE_LINE.test(line(i)) || !TABLE_RULE.test(line(i + 1))) continue;
+    const header = cells(i);
+    out.push({ ...(lines[i] as { start: number; end: number }), header });
+    let k = i + 2;
+    for (; k < lines.length && TABLE_LINE.test(line(k)); k++) out.push({ ...(lines[k] as { start: number; end: number }), header, cells: cells(k) });
+    i = k - 1;
+  }
+  return out;
+}
+
 export function splitProse(raw: string): Sentence[] {
   const { text, masked } = prepareProse(raw);
   const offered = offeredRanges(masked);
+  const tables = tableLines(text, masked);
+  const tableAt = (offset: number) => tables.find((t) => offset >= t.start && offset <= t.end);
   const sentences: Sentence[] = [];
   let start = 0;
   const push = (end: number) => {
@@ -114,11 +163,15 @@ export function splitProse(raw: string): Sentence[] {
     const sentence: Sentence = { text: cleanMarkup(piece.text.slice(lead)), masked: cleanMarkup(piece.masked.slice(lead)) };
     if (offered.some(([from, to]) => s >= from && s < to)) sentence.offered = true;
     if (/^\s*(?:[-*+]|\d+[.)])\s/.test(piece.masked)) sentence.listItem = true;
+    const table = tableAt(s);
+    if (table) sentence.table = table.cells ? { header: table.header, cells: table.cells } : { header: table.header };
     sentences.push(sentence);
   };
   for (const match of masked.matchAll(BOUNDARY)) {
     const end = match.index;
     if (match[0].includes('\n') === false && ABBREVIATION.test(masked.slice(Math.max(0, end - 8), end))) continue;
+    // A table line is one unit: a full stop inside a cell ends no sentence.
+    if (match[0].includes('\n') === false && tableAt(end)) continue;
     push(end);
     start = end + match[0].length;
   }

@@ -147,3 +147,37 @@ describe("layer 2: the user's convention stated against what it replaces is a pr
     expect(inToolResult('we use pnpm, not npm — always.')).toEqual([]);
   });
 });
+
+describe('layer 2: a table of choices gives one decision per row; no table row is a learning', () => {
+  const decisionTable = '## Summary\n\n| Area | Choice | Why |\n|---|---|---|\n| Query shape | Projection via `Select` into `OrderSummaryDto` | one round trip. Only the columns the endpoint returns |\n| Ordering | `OrderBy(PlacedOn).ThenBy(Id)` | makes the sort deterministic for ties |\n\nThe suite passes.';
+
+  it('reads each row of a table whose header names the choice and why as a decision, with its reason', () => {
+    const found = memories(assistant(decisionTable));
+    expect(found.map((c) => [c.type, c.content, c.meta.reason])).toEqual([
+      ['decision_made', 'Query shape: Projection via `Select` into `OrderSummaryDto` — one round trip. Only the columns the endpoint returns', 'one round trip. Only the columns the endpoint returns'],
+      ['decision_made', 'Ordering: `OrderBy(PlacedOn).ThenBy(Id)` — makes the sort deterministic for ties', 'makes the sort deterministic for ties'],
+    ]);
+  });
+
+  it('keeps what a row chose over, from a column that says so', () => {
+    const [found] = memories(assistant('| Decision | Instead of | Rationale |\n|---|---|---|\n| Postgres | MySQL | JSONB columns |'));
+    expect(found?.meta).toEqual({ reason: 'JSONB columns', rejected: 'MySQL' });
+  });
+
+  it.each([
+    ['a table of options with pros and cons', '| Approach | Pros | Cons |\n|---|---|---|\n| Redis | fast, by default it only keeps data in memory | one more service |'],
+    ['a table without a why column', '| Area | Choice |\n|---|---|\n| Cache | Redis |'],
+    ['a table of choices put to the user', 'Here are the options:\n\n| Area | Choice | Why |\n|---|---|---|\n| Cache | Redis | shared across pods |\n\nWhich do you prefer?'],
+    ['a row left undecided', '| Area | Decision | Why |\n|---|---|---|\n| Cache | TBD | needs a load test |\n| Queue | maybe SQS | cheaper |'],
+    ['a table of work done', '| Commit | Task | Description |\n|---|---|---|\n| `3bb8701` | fum.1 | By default the renderer now only returns metadata fields |'],
+    ['a table inside a code block', '```\n| Area | Choice | Why |\n|---|---|---|\n| Cache | Redis | shared across pods |\n```'],
+  ])('reads nothing from %s', (_name, text) => {
+    expect(typesOf(text)).toEqual([]);
+  });
+
+  it("reads no decision from a table in the user's prose or a tool result", () => {
+    const table = '| Area | Choice | Why |\n|---|---|---|\n| Cache | Redis | shared across pods |';
+    expect(memories(user(table)).map((c) => c.type)).toEqual([]);
+    expect(inToolResult(table)).toEqual([]);
+  });
+});
