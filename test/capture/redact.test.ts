@@ -14,6 +14,7 @@ const SECRETS: Array<[string, string]> = [
   ['stripe live key', 'sk_live_51MzQ8rLkP4vW2xT9nB7cY3dF6gH1jK5'],
   ['slack bot token', 'xoxb-284751936402-5839201746382-Gk7Lm2Nq9Rt4Vx6Zb8Cd1Ef3'],
   ['google api key', 'AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY'],
+  ['rubygems api key', 'rubygems_4f0c9d2e7a1b8c3d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b'],
   ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
   ['private key block', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----'],
   ['password in a url', 'postgres://app:Wq8!zR2p@db.internal:5432/orders'],
@@ -43,6 +44,13 @@ describe('redaction', () => {
     'commit 4f1d2c3b9a8e7f6d5c4b3a29181716151413 fixed it',
   ])('leaves ordinary text alone: %s', (text) => {
     expect(redactText(text)).toEqual({ text, count: 0 });
+  });
+
+  it('names a RubyGems API key (rubygems_ and 48 hex digits) as one, and leaves identifiers that merely start the same', () => {
+    const key = 'rubygems_4f0c9d2e7a1b8c3d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b';
+    expect(redactText(`GEM_HOST_API_KEY=${key}`).text).not.toContain('4f0c9d2e');
+    expect(redactText(`gem push with ${key} in ~/.gem/credentials`).text).toBe('gem push with [REDACTED:rubygems-key] in ~/.gem/credentials');
+    expect(redactText('rubygems_version is read from the gemspec')).toEqual({ text: 'rubygems_version is read from the gemspec', count: 0 });
   });
 
   it('keeps the user of a URL and the shape of the text', () => {
