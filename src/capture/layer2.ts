@@ -19,7 +19,7 @@ interface Cue {
 
 const matches = (cue: Cue, m: string): boolean => (cue.test instanceof RegExp ? cue.test.test(m) : cue.test(m));
 
-const any = (...patterns: RegExp[]) => (m: string) => patterns.some((p) => p.test(m));
+const any = (...tests: Array<RegExp | ((m: string) => boolean)>) => (m: string) => tests.some((t) => (t instanceof RegExp ? t.test(m) : t(m)));
 const all = (...tests: Array<RegExp | ((m: string) => boolean)>) => (m: string) => tests.every((t) => (t instanceof RegExp ? t.test(m) : t(m)));
 
 /** Verbs of looking around: "I'll check the config" narrates work, it decides nothing. */
@@ -191,6 +191,9 @@ const DESCRIBES_CODE = /^(?:the|this|that|these|those|its|each|every|our|their)\
 
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
+/** A reason or contrast that makes a described change a choice. */
+const CHOICE_REASON = /\b(?:because|since|so that|so|to avoid|to keep|instead|rather than|which means)\b|[:—–]/;
+
 const CUES: Cue[] = [
   // error_resolved: a cause, and (usually) the fix
   { type: 'error_resolved', name: 'caused-by-fixed', confidence: 0.85, test: all(/\b(?:was an? [\w-]+ (?:issue|problem|bug)|broke (?:on|because|when)|fail(?:ed|s)? (?:on|because|when)|caused by|due to|because|came from|comes from|coming from|triggered by|root cause|the culprit|(?:problem|issue|bug|error|failure|crash) (?:was|is)|stemm?(?:ed|s) from|traced (?:it )?to)\b/, FIX_PHRASE) },
@@ -204,18 +207,26 @@ const CUES: Cue[] = [
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
   // "Terraform Cloud won't work here because …": a definite "won't", with its reason. "might not work" is a doubt.
   { type: 'approach_rejected', name: 'wont-work', confidence: 0.8, test: /\b(?:won't|will not|wouldn't|would not|can't|cannot|doesn't|does not) work (?:here|for us|for this(?: project| repo| codebase| case)?|in this (?:project|repo|codebase|case|setup))\s*(?:,\s*)?(?:because|since|as|given that|:|—|–| - )/ },
-  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|isn't an option|aren't an option|isn't viable|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
   // "No Redis: …" turns something down; "No `X` field exists - use `Y`" says what there is.
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: all(/^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/, (m) => !NO_SUCH.test(m)) },
   { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|should not|mustn't|must not|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
   { type: 'approach_rejected', name: 'considered-but', confidence: 0.75, test: /\b(?:considered|looked at|evaluated|thought about|experimented with|tried|was tempted|looked into)\b.*\b(?:but|however|though)\b/ },
+  // "Reverted `collectionCheck: false` — the double-release it would hide …": undone, with why.
+  { type: 'approach_rejected', name: 'reverted', confidence: 0.75, test: /^(?:i |we )?(?:reverted|backed out|rolled back|undid)\b[^.;]{2,120}?(?:\s[—–]\s|: | - |\s(?:because|since|as|given that)\s)/ },
+  // "Raising the NVIC priority to 0 didn't help — …": a step taken and dropped.
+  { type: 'approach_rejected', name: 'didnt-help', confidence: 0.7, test: /^(?:[\w`.-]+ing|tried)\b[^.;]{2,120}\b(?:didn't|did not|doesn't|does not) help\b/ },
   { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
-  { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all(/\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
+  { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all((m) => !/\b(?:not sure|unsure|not certain)\b/.test(m), /\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
 
   // decision_made: a choice, stated as made
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
   { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|(?:i|we)(?:'ve| have)? (?:switched|migrated|ported) (?:[\w.·@/-]+ ){1,4}(?:over )?to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
-  { type: 'decision_made', name: 'switching', confidence: 0.75, test: /^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b|\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/ },
+  { type: 'decision_made', name: 'switching', confidence: 0.75, test: any(all(/^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b/, CHOICE_REASON), /\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/) },
+  // "Raised the CPU request to 750m so a warming pod doesn't count as overloaded": a value chosen, and why.
+  { type: 'decision_made', name: 'set-to-so', confidence: 0.7, test: /^(?:switched|raised|lowered|increased|reduced|decreased|bumped|pinned|capped|limited|set|changed|moved|replaced)\b[^.;]{2,100}?\b(?:to|with|at)\b[^.;]{1,80}?\b(?:so that|so|to avoid|to keep|to prevent|to stop|since|because)\b/ },
+  // "Adding a startupProbe with failureThreshold 30 instead, so liveness …": this rather than that.
+  { type: 'decision_made', name: 'doing-instead', confidence: 0.7, test: /^(?:adding|using|switching to|moving to|raising|lowering|setting|keeping|putting|splitting|caching|pinning|running)\b[^.;]{2,120}\binstead\b(?! of)/ },
   { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
   // "X is the better fit"; a bare "this is the right call because…" names no choice, so it is not one.
   { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /(?<!\b(?:this|that|it|which|these|those|there|here|what) )(?:\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b)/ },
@@ -237,6 +248,8 @@ const CUES: Cue[] = [
   // knowledge_acquired: a finding about how things are
   { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|^for future reference|for future reference(?=\s*[:,;—–])|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
   { type: 'knowledge_acquired', name: 'finding-intro', confidence: 0.7, test: introducedFinding },
+  // "`@TransactionalEventListener` defaults to AFTER_COMMIT, so …", "Horizon only works the queues listed in …".
+  { type: 'knowledge_acquired', name: 'defaults-to', confidence: 0.65, test: /\b(?:defaults? (?:its [\w-]+(?: [\w-]+)? )?to|only (?:works?|runs?|reads?|sees?|applies|fires?) (?:on|the|for|when|if|in)|(?:destroys?|deletes?|removes?|drops?|copies|clones?) (?:all of )?(?:its|their) [\w-]+ too)\b/ },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',
@@ -254,7 +267,8 @@ const CUES: Cue[] = [
   },
 
   // task_completed: an explicit statement that something is finished
-  { type: 'task_completed', name: 'done', confidence: 0.9, test: /^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/ },
+  // "Done — PlayMode: 17/17 passed." reports a test run, not a task.
+  { type: 'task_completed', name: 'done', confidence: 0.9, test: all(/^(?:done|completed|finished|all done|shipped)\s*(?::|!|—|–| - )/, (m) => !/^\W*\w+\W+(?:[\w -]+:\s*)?\d+\s*\/\s*\d+ (?:passed|passing|tests?)\b|^\W*\w+\W+(?:all )?\d+ tests? pass/.test(m)) },
   // A check mark before a finished piece of work ("✅ Migration complete", "✅ Added the loader"),
   // not before each feature in a summary's list ("✅ Full TypeScript support").
   { type: 'task_completed', name: 'check-mark', confidence: 0.7, test: all(/^(?:✅|✔️?)/, CHECKED_WORK) },
@@ -421,7 +435,7 @@ export function extractProse(text: string, ts: string): Candidate[] {
   return out;
 }
 
-const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,? (?:please|always|never|use|we)|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
+const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,|^going forward\b|stick (?:to|with)|we're phasing out|we are phasing out|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
 
 /**
  * A convention stated against what it replaces ("we use pnpm, not npm", "we write specs with

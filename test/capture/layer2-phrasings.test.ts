@@ -181,3 +181,67 @@ describe('layer 2: a table of choices gives one decision per row; no table row i
     expect(inToolResult(table)).toEqual([]);
   });
 });
+
+describe('layer 2: a step undone or dropped with its reason is a rejection', () => {
+  it.each([
+    ['reverted, with why', 'Reverted the `retry: 0` change — it would hide the flaky upload instead of fixing it.'],
+    ['a step that did not help', "Doubling the worker pool didn't help, because the bottleneck is the single database connection."],
+    ['"isn\'t an option"', "Caching at the CDN isn't an option here: responses are personalised per account."],
+  ])('reads %s', (_name, text) => {
+    expect(typesOf(text)).toEqual(['approach_rejected']);
+  });
+
+  it.each([
+    ['a bare revert with no reason', 'Reverted the last commit.'],
+    ['a question', "Doubling the worker pool didn't help, did it?"],
+    ['a doubt', 'It might be worth sharding the table later, but I am not sure the queries allow it.'],
+  ])('stays silent on %s', (_name, text) => {
+    expect(typesOf(text)).not.toContain('approach_rejected');
+  });
+});
+
+describe('layer 2: a value or approach taken, with what it is for, is a decision', () => {
+  it.each([
+    'Raised the connection pool to 40 so bursts of webhooks no longer queue behind reports.',
+    'Pinned the image to `node:20.11-slim` because the floating tag broke the build twice.',
+    'Adding an index on `(tenant_id, created_at)` instead, so the report query stops scanning.',
+  ])('reads %j as a decision', (text) => {
+    expect(typesOf(text)).toEqual(['decision_made']);
+  });
+
+  it.each([
+    ['a step narrated without a reason', 'Moving the provider to `AppModule`.'],
+    ['a change with no target value', 'Raised an error so the caller sees it.'],
+  ])('reads no decision from %s', (_name, text) => {
+    expect(typesOf(text)).not.toContain('decision_made');
+  });
+
+  it('reads no decision from the same words in a tool result', () => {
+    expect(inToolResult('Raised the connection pool to 40 so bursts of webhooks no longer queue.')).toEqual([]);
+  });
+});
+
+describe('layer 2: what a tool or library does by default, or only, is a learning', () => {
+  it.each([
+    'Sidekiq defaults to 25 retries over about three weeks, so a dead endpoint keeps getting hit.',
+    'The scheduler only runs on the leader pod, so a job added on a follower waits for failover.',
+    'Removing a parent node removes all of its children too, which is why the pool lost its entries.',
+  ])('reads %j as a learning', (text) => {
+    expect(typesOf(text)).toEqual(['knowledge_acquired']);
+  });
+
+  it('reads no learning from the same words in a tool result', () => {
+    expect(inToolResult('Sidekiq defaults to 25 retries over about three weeks.')).toEqual([]);
+  });
+});
+
+describe('layer 2: a status line is not a finished task; the user\'s standing instructions are preferences', () => {
+  it('"Done — suite: 17/17 passed." reports a test run; "Done: migrated the settings page" is a task', () => {
+    expect(typesOf('Done — unit suite: 17/17 passed.')).toEqual([]);
+    expect(typesOf('Done: migrated the settings page to the new form library.')).toEqual(['task_completed']);
+  });
+
+  it.each(['going forward, put new endpoints under /v2.', 'Stick to named exports in this package, never default exports.', "We're phasing out Enzyme, so new component tests use Testing Library."])('reads %j from the user as a preference', (text) => {
+    expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
+  });
+});
