@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync,
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
-import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
+import { git, sharedRemote, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 
 /** git with `cortex` on PATH, as a user's shell has it (hooks and the merge driver call it). */
 function gitWith(env: NodeJS.ProcessEnv) {
@@ -494,16 +494,7 @@ describe('the GitHub workflow template', () => {
 
 describe('team sync through a shared remote', () => {
   it('a reviewer who only fetched sees the branch\'s decisions in cortex diff and cortex log <range> (the fetched journal is united first)', () => {
-    const root = tempDir();
-    const bare = join(root, 'remote.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-    const clone = (name: string) => {
-      const dir = join(root, name);
-      git(root, 'clone', '-q', bare, dir);
-      git(dir, 'config', 'user.email', `${name}@example.com`);
-      git(dir, 'config', 'user.name', name);
-      return dir;
-    };
+    const { bare, clone } = sharedRemote();
     const alice = clone('alice');
     writeFileSync(join(alice, 'a.txt'), '1');
     git(alice, 'add', '-A');
@@ -607,16 +598,7 @@ describe('pulling a teammate\'s work', () => {
   it('post-merge unites the remote journal git fetched with it, and never drops a decision the journal has not seen yet; the tree stays clean', () => {
     const env = cortexOnPath(tempDir());
     const g = gitWith(env);
-    const root = tempDir();
-    const bare = join(root, 'remote.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-    const clone = (name: string) => {
-      const dir = join(root, name);
-      g(root, 'clone', '-q', bare, dir);
-      g(dir, 'config', 'user.email', `${name}@example.com`);
-      g(dir, 'config', 'user.name', name);
-      return dir;
-    };
+    const { root, bare, clone } = sharedRemote(g);
     const a = clone('a');
     writeFileSync(join(a, 'a.txt'), '1');
     cortex(a, ['init', '--no-claude']);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexAsync, cortexJson } from '../helpers/cli.js';
-import { git, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
+import { git, sharedRemote, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
 
 interface DecisionJson {
@@ -110,23 +110,15 @@ describe('branch alignment', () => {
   });
 
   it('a branch this clone never had (a teammate\'s, not pushed) keeps what it decided at its branch point off main, its supersessions too', () => {
-    const root = tempDir();
-    git(root, 'init', '-q', '--bare', '-b', 'main', 'remote.git');
-    const clone = (name: string, email: string) => {
-      const dir = join(root, name);
-      git(root, 'clone', '-q', 'remote.git', name);
-      git(dir, 'config', 'user.email', email);
-      git(dir, 'config', 'user.name', name);
-      return dir;
-    };
-    const alice = clone('alice', 'alice@example.com');
+    const { clone } = sharedRemote();
+    const alice = clone('alice');
     commit(alice, { 'README.md': '# app\n' }, 'init');
     cortex(alice, ['init', '--no-claude', '--no-git']);
     const opaque = remember(alice, 'Session tokens are opaque random values', '-t', 'decision').id;
     git(alice, 'push', '-q', 'origin', 'main');
     expect(cortex(alice, ['sync']).code).toBe(0);
 
-    const bob = clone('bob', 'bob@example.com');
+    const bob = clone('bob');
     cortex(bob, ['init', '--no-claude', '--no-git']);
     git(bob, 'checkout', '-q', '-b', 'feat/jwt');
     remember(bob, 'Switch session tokens to JWTs', '-t', 'decision', '--supersedes', opaque);

@@ -57,3 +57,21 @@ export function fsck(cwd: string): { code: number; output: string } {
   const result = spawnSync('git', ['fsck', '--full', '--strict'], { cwd, encoding: 'utf8' });
   return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
 }
+
+/**
+ * A team: a bare remote in a temp dir, and clones of it each with its own identity
+ * (`<name>@example.com`). `run` is the git to clone with (one with cortex on PATH, say).
+ */
+export function sharedRemote(run: (cwd: string, ...args: string[]) => string = git): { root: string; bare: string; clone(name: string): string } {
+  const root = tempDir();
+  const bare = join(root, 'remote.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  const clone = (name: string): string => {
+    const dir = join(root, name);
+    run(root, 'clone', '-q', bare, dir);
+    run(dir, 'config', 'user.email', `${name}@example.com`);
+    run(dir, 'config', 'user.name', name);
+    return dir;
+  };
+  return { root, bare, clone };
+}
