@@ -39,15 +39,24 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   let firstParents: Promise<Set<string>> | undefined;
   const mainLine = () => (firstParents ??= gitOutput(['rev-list', '--first-parent', head.commit as string], { cwd }).then((out) => new Set(out.split('\n').filter(Boolean))));
   const unmerged = new Map<string, Set<string>>();
+  // For branches this clone does not have: their recorded commits in HEAD's history, and the
+  // names the reflogs record merging. One pass over the places, one read of the reflogs, for all.
+  let recorded: Map<string, Set<string>> | undefined;
   const commitsOf = (branch: string): Set<string> => {
-    const at = new Set<string>();
-    for (const p of places) {
-      if (p.branch !== branch || p.commit === null) continue;
-      const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
-      if (ancestors.has(commit)) at.add(commit);
+    if (!recorded) {
+      recorded = new Map();
+      for (const p of places) {
+        if (p.branch === null || p.commit === null) continue;
+        const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
+        if (!ancestors.has(commit)) continue;
+        const at = recorded.get(p.branch) ?? new Set<string>();
+        recorded.set(p.branch, at.add(commit));
+      }
     }
-    return at;
+    return recorded.get(branch) ?? new Set();
   };
+  let merged: Promise<Set<string>> | undefined;
+  const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, head.branch, ancestors)).then((names) => names.has(branch));
   await Promise.all(
     branchesToCheck(places, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
       const tip = await tipOf(branch);
@@ -60,7 +69,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
         // is its own, and must not rewrite this line's memory.
         const at = commitsOf(branch);
         const line = await mainLine();
-        if (at.size === 1 && [...at].every((c) => line.has(c)) && !(await mergedPerReflog(repo, branch, head.branch, ancestors))) unmerged.set(branch, at);
+        if (at.size === 1 && [...at].every((c) => line.has(c)) && !(await mergedPerReflog(branch))) unmerged.set(branch, at);
         return;
       }
       if (ancestors.has(tip)) {
@@ -123,11 +132,13 @@ async function committedOn(repo: Repo, branch: string, tip: string): Promise<boo
 }
 
 /**
- * Whether HEAD's reflog, or the current branch's, records merging `branch` (or a remote's branch
- * of that name) into a commit of HEAD's history: `merge feat: Fast-forward`, `pull origin feat: …`.
- * It is how a fast-forward merge of a branch since deleted is told from a branch never merged.
+ * The branches HEAD's reflog, or the current branch's, records merging into a commit of HEAD's
+ * history (`merge feat: Fast-forward`, `merge origin/feat: …`, `pull origin feat: …`), by name,
+ * with a remote's prefix taken off too. It is how a fast-forward merge of a branch since deleted
+ * is told from a branch never merged.
  */
-async function mergedPerReflog(repo: Repo, branch: string, current: string | null, ancestors: ReadonlySet<string>): Promise<boolean> {
+async function mergedNames(repo: Repo, current: string | null, ancestors: ReadonlySet<string>): Promise<Set<string>> {
+  const names = new Set<string>();
   const logs = [join(repo.gitDir, 'logs', 'HEAD'), ...(current ? [join(repo.commonDir, 'logs', 'refs', 'heads', ...current.split('/'))] : [])];
   for (const path of logs) {
     const log = await readFile(path, 'utf8').catch(() => '');
@@ -135,10 +146,10 @@ async function mergedPerReflog(repo: Repo, branch: string, current: string | nul
       const tab = line.indexOf('\t');
       const merge = /^(?:merge|pull)\b([^:]*):/.exec(line.slice(tab + 1));
       if (tab < 0 || !merge || !ancestors.has(line.split(' ', 2)[1] ?? '')) continue;
-      if ((merge[1] ?? '').trim().split(/\s+/).some((name) => name === branch || name.slice(name.indexOf('/') + 1) === branch)) return true;
+      for (const name of (merge[1] ?? '').trim().split(/\s+/)) names.add(name).add(name.slice(name.indexOf('/') + 1));
     }
   }
-  return false;
+  return names;
 }
 
 /** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */
