@@ -2,6 +2,7 @@ import type { Candidate } from './candidate.js';
 import { emptyPlans, extractToolCalls, redactPlans, type SessionPlans } from './layer1.js';
 import { extractProse, extractUserPreferences } from './layer2.js';
 import { extractTags, withoutTags } from './layer3.js';
+import { extractProsePlans } from './prose-plan.js';
 import { prepareProse } from './prose.js';
 import { redactMemory } from './redact.js';
 import { parseTranscript, type Transcript } from './transcript.js';
@@ -78,7 +79,8 @@ export function extractCandidates(text: string, options: { session?: string; sta
     // captured when they happened, or were never decisions (a log of edits, errors and fixes).
     if (item.recap) continue;
     const untagged = withoutTags(item.text);
-    raw.push(...(item.kind === 'assistant-text' ? extractProse(untagged, item.ts) : extractUserPreferences(untagged, item.ts)));
+    if (item.kind === 'assistant-text') raw.push(...extractProse(untagged, item.ts), ...extractProsePlans(untagged, state, session, item.ts));
+    else raw.push(...extractUserPreferences(untagged, item.ts));
   }
 
   const seen = new Set(state.seen);

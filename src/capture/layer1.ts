@@ -30,13 +30,14 @@ export interface SessionPlans {
 
 export const emptyPlans = (): SessionPlans => ({ plans: [], tasks: {} });
 
-const redacted = (text: string): string => redactText(text).text;
+/** A step or task text as the state keeps it. */
+export const redactedStep = (text: string): string => redactText(text).text;
 
 /** A state with every step and task text redacted (states written before it was kept that way included). */
 export function redactPlans(state: SessionPlans): SessionPlans {
   return {
-    plans: state.plans.map((plan) => ({ ...plan, steps: plan.steps.map(redacted) })),
-    tasks: Object.fromEntries(Object.entries(state.tasks).map(([id, subject]) => [id, redacted(subject)])),
+    plans: state.plans.map((plan) => ({ ...plan, steps: plan.steps.map(redactedStep) })),
+    tasks: Object.fromEntries(Object.entries(state.tasks).map(([id, subject]) => [id, redactedStep(subject)])),
   };
 }
 
@@ -63,7 +64,7 @@ export function relativePath(path: string, cwd: string | null): string {
 
 const normalize = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
-function planId(seed: string): string {
+export function planId(seed: string): string {
   return `plan-${createHash('sha1').update(seed).digest('hex').slice(0, 10)}`;
 }
 
@@ -102,7 +103,7 @@ function planFromTodos(state: SessionPlans, todos: Todo[], session: string, ts: 
   if (todos.length === 0) return [];
   const out: Candidate[] = [];
   const texts = todos.map((t) => t.content);
-  const kept = texts.map(redacted);
+  const kept = texts.map(redactedStep);
   let plan = findPlan(state.plans, kept);
   if (!plan) {
     // The id is seeded by the raw texts, as it always was: a replayed session finds the same plan.
@@ -139,7 +140,7 @@ export function listItems(markdown: string): string[] {
 function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
   const steps = listItems(markdown);
   const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').replace(/^plan\s*:\s*/i, '').trim()).find(Boolean) ?? 'Plan';
-  const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps: steps.map(redacted), done: steps.map(() => false) };
+  const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps: steps.map(redactedStep), done: steps.map(() => false) };
   state.plans.push(plan);
   return [{ type: 'plan_created', content: tidy(`Plan: ${title}${steps.length ? ` (${steps.length} steps)` : ''}`), confidence: 1, provenance: 'layer1:ExitPlanMode', meta: { plan_id: plan.id, steps }, ts }];
 }
@@ -151,7 +152,7 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
     if (!subject) return [];
     const resultId = result && typeof result.result === 'object' && result.result !== null ? str((result.result as Record<string, unknown>).id) ?? str(((result.result as Record<string, unknown>).task as Record<string, unknown> | undefined)?.id) : undefined;
     const taskId = str(input.id) ?? str(input.taskId) ?? resultId ?? String(Object.keys(state.tasks).length + 1);
-    state.tasks[taskId] = redacted(subject);
+    state.tasks[taskId] = redactedStep(subject);
     let plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
     const out: Candidate[] = [];
     if (!plan) {
@@ -159,7 +160,7 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
       state.plans.push(plan);
       out.push({ type: 'plan_created', content: tidy(`Plan: ${subject}`), confidence: 1, provenance: 'layer1:TaskCreate', meta: { plan_id: plan.id, steps: [subject] }, ts: use.ts });
     }
-    plan.steps.push(redacted(subject));
+    plan.steps.push(redactedStep(subject));
     plan.done.push(false);
     return out;
   }
@@ -167,7 +168,7 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
   const taskId = str(input.taskId) ?? str(input.id) ?? str(input.task_id);
   if (!taskId || input.status !== 'completed') return [];
   const given = str(input.subject);
-  const subject = state.tasks[taskId] ?? (given && redacted(given));
+  const subject = state.tasks[taskId] ?? (given && redactedStep(given));
   const plan = state.plans.find((p) => p.id === planId(`${session}\u0000tasks`));
   if (!subject || !plan) return [];
   const index = plan.steps.indexOf(subject);

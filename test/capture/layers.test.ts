@@ -291,6 +291,42 @@ describe('layer 1: tool calls', () => {
   });
 });
 
+describe('plans written in prose', () => {
+  const plan = "Terraform Cloud won't work here. We're settling on S3.\n\nPlan:\n1. Create a versioned state bucket in a separate `bootstrap/` stack.\n2. Add the backend block to `envs/prod/main.tf`.\n3. Migrate the state with `terraform init -migrate-state`.\n4. Delete the local state files.";
+
+  it('takes a "Plan:" line over a numbered list as a plan, and "Step N done" in a later read as that step done', () => {
+    const first = extractCandidates(session([assistant(plan)]));
+    const created = first.candidates.filter((c) => c.type === 'plan_created');
+    expect(created).toHaveLength(1);
+    expect(created[0]?.meta.steps).toEqual(['Create a versioned state bucket in a separate `bootstrap/` stack.', 'Add the backend block to `envs/prod/main.tf`.', 'Migrate the state with `terraform init -migrate-state`.', 'Delete the local state files.']);
+    const second = extractCandidates(session([assistant('Step 1 done: the `acme-tfstate-prod` bucket exists with versioning. Steps 2 and 3 are complete. Is step 4 done?')]), { state: first.state });
+    expect(second.candidates.filter((c) => c.type.startsWith('plan')).map((c) => [c.type, c.meta.plan_id, c.meta.step, c.content])).toEqual([
+      ['plan_step_completed', created[0]?.meta.plan_id, 1, 'Create a versioned state bucket in a separate `bootstrap/` stack. — the `acme-tfstate-prod` bucket exists with versioning.'],
+      ['plan_step_completed', created[0]?.meta.plan_id, 2, 'Add the backend block to `envs/prod/main.tf`.'],
+      ['plan_step_completed', created[0]?.meta.plan_id, 3, 'Migrate the state with `terraform init -migrate-state`.'],
+    ]);
+    // Reported again, a step is not done twice.
+    const third = extractCandidates(session([assistant('Step 1 done.')]), { state: second.state });
+    expect(third.candidates.filter((c) => c.type === 'plan_step_completed')).toEqual([]);
+  });
+
+  it.each([
+    ['a list offered under a conditional', 'If you agree, the plan would be:\n1. Drop the table.\n2. Recreate it.'],
+    ['a single item', 'Plan:\n1. Drop the table.'],
+    ['a list in a code block', '```\nPlan:\n1. Drop the table.\n2. Recreate it.\n```'],
+    ['a list under a sentence that merely mentions a plan', 'I looked at the old plan for this and it had two parts:\n1. Drop the table.\n2. Recreate it.'],
+  ])('takes no plan from %s', (_why, text) => {
+    expect(extractCandidates(session([assistant(text)])).candidates.filter((c) => c.type.startsWith('plan'))).toEqual([]);
+  });
+
+  it('takes no step as done without a plan, or when the report is a question or a condition', () => {
+    expect(extractCandidates(session([assistant('Step 2 done: the index exists.')])).candidates.filter((c) => c.type.startsWith('plan'))).toEqual([]);
+    const first = extractCandidates(session([assistant(plan)]));
+    const later = extractCandidates(session([assistant('Once step 2 is done, we can deploy. Step 3 done?')]), { state: first.state });
+    expect(later.candidates.filter((c) => c.type === 'plan_step_completed')).toEqual([]);
+  });
+});
+
 describe('layer 2: what a reader of the briefing would call junk', () => {
   it('takes no decision from a "right call" that names no choice, and still takes one that does', () => {
     expect(typeOf('This is the right call because your tool needs to be portable and simple to install.')).toBeNull();
