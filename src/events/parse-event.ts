@@ -141,8 +141,9 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
       ts,
       session: readString(raw, 'session', ctx.session),
       author: readString(raw, 'author', ctx.author),
-      branch: readNullableString(raw, 'branch', ctx.branch),
-      commit: readNullableString(raw, 'commit', ctx.commit),
+      // A line that says where it was recorded keeps that, and what it leaves out is unknown; one
+      // that says nothing was recorded here, now (the importer's branch and HEAD).
+      ...placeOf(raw, ctx),
       salience: readUnit(raw, 'salience', defaultSalience(type)),
       confidence: readUnit(raw, 'confidence', defaultConfidence(provenance)),
       immortal: isImmortal(type) || raw.immortal === true,
@@ -150,6 +151,11 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
       meta: readMeta(raw),
     };
   });
+}
+
+function placeOf(raw: Record<string, unknown>, ctx: EventContext): Pick<CortexEvent, 'branch' | 'commit'> {
+  const placed = raw.branch !== undefined || raw.commit !== undefined;
+  return { branch: readNullableString(raw, 'branch', placed ? null : ctx.branch), commit: readNullableString(raw, 'commit', placed ? null : ctx.commit) };
 }
 
 /** A journal line must be complete: anything missing means it was not written by Cortex. */

@@ -15,7 +15,8 @@ import type { CortexEvent } from '../events/types.js';
  * that has no commit of its own yet counts its tip among them.
  *
  * An event captured before its branch's first commit (commit null) is visible where the history
- * that branch began is: the first session of a new project shows on every branch made later.
+ * that branch began is: the first session of a new project shows on every branch made later. One
+ * of a branch this repository does not have shows everywhere: nothing places it.
  *
  * Some merges leave no ancestry: a squash merge, a forge's "rebase and merge", a cherry-pick.
  * What they do carry is the tracked decision files, so an event those files list at HEAD came to
@@ -85,7 +86,13 @@ export function isVisible(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
   if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return event.commit === null || !view.elsewhere?.has(event.commit);
-  if (event.commit === null) return event.branch !== null && [...(view.roots?.get(event.branch) ?? [])].some((root) => view.ancestors.has(root));
+  if (event.commit === null) {
+    // Recorded before its branch's first commit: visible where that history began. A branch this
+    // repository does not have (memory imported without its commits, a name given up before the
+    // first commit) cannot be placed, and the little of it there is stays in sight.
+    const roots = view.roots?.get(event.branch as string);
+    return roots === undefined || [...roots].some((root) => view.ancestors.has(root));
+  }
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;
   return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));

@@ -34,6 +34,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const listing = options.listed && head.commit && places.some((p) => p.branch !== null && p.branch !== head.branch) ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
+  if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch: head.branch, ancestors, unmerged: new Map(), all: true };
 
   const tipOf = (branch: string) => branchTip(repo, branch);
   let firstParents: Promise<Set<string>> | undefined;
@@ -105,6 +106,27 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   }
   return view;
 }
+
+/**
+ * Memory none of whose recorded commits this repository has: imported from another repository
+ * (a project's history moved here, a grader's fixture), or kept across a history rewritten
+ * wholesale. Ancestry cannot place any of it, and hiding every event recorded off the trunk
+ * would hide most of it, so all of it shows, as with `--all`. One event on HEAD's history, or
+ * one recorded commit this repository has, and alignment applies as usual: a teammate's work
+ * not pulled yet sits beside memory of this repository's own, and stays off this line.
+ */
+async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<boolean> {
+  const recorded = new Set<string>();
+  for (const p of places) {
+    if (p.commit === null) continue;
+    if (ancestors.has(p.commit) || ancestors.has(currentCommit(p.commit, rewrites))) return false;
+    if (recorded.size < FOREIGN_SAMPLE) recorded.add(p.commit);
+  }
+  return recorded.size > 0 && (await existingCommits(repo, [...recorded])).size === 0;
+}
+
+/** How many recorded commits are asked about: a repository that has none of these has none of the rest. */
+const FOREIGN_SAMPLE = 200;
 
 /** Which of these commits the repository has (one `git cat-file --batch-check`; none asked, no call). */
 async function existingCommits(repo: Repo, commits: readonly string[]): Promise<Set<string>> {

@@ -180,28 +180,52 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Tabs, not spaces']);
   });
 
-  it('memory imported from a repository whose trunk has another name (main, master, trunk) sits on this trunk, unless both names are branches here', () => {
+  it('memory imported from a repository whose trunk has another name (main, master, trunk) sits on this trunk beside this repository\'s own, unless both names are branches here', () => {
     const foreign = 'f'.repeat(40); // a commit of the repository the memory came from
     const lines = ['main', 'feature'].map((branch) => JSON.stringify({ type: 'decision', content: `Decided on ${branch}`, branch, commit: foreign }));
-    /** A repository whose trunk is `trunk`, with that memory imported. */
+    /** A repository whose trunk is `trunk`, with memory of its own and that memory imported. */
     const importedOnTrunk = (trunk: string) => {
       const dir = tempDir();
       git(dir, 'init', '-q', '-b', trunk);
       git(dir, 'config', 'user.email', 'dev@example.com');
       commit(dir, { 'a.txt': '1' }, 'one');
+      remember(dir, 'Decided here', '--type', 'decision');
       writeFileSync(join(dir, 'memory.jsonl'), `${lines.join('\n')}\n`);
       expect(cortex(dir, ['import', 'memory.jsonl']).code).toBe(0);
       return dir;
     };
     const dir = importedOnTrunk('master');
-    expect(decisions(dir)).toEqual(['Decided on main']); // the feature branch's stays off the trunk
-    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'decided']).map((h) => h.content)).toEqual(['Decided on main']);
+    expect(decisions(dir).sort()).toEqual(['Decided here', 'Decided on main']); // the feature branch's stays off the trunk
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'decided']).map((h) => h.content).sort()).toEqual(['Decided here', 'Decided on main']);
     expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Decided on main');
     git(dir, 'branch', 'main'); // now "main" is a branch of this repository, and not the one checked out
-    expect(decisions(dir)).toEqual([]);
+    expect(decisions(dir)).toEqual(['Decided here']);
 
     // A trunk called "trunk" is a trunk too.
-    expect(decisions(importedOnTrunk('trunk'))).toEqual(['Decided on main']);
+    expect(decisions(importedOnTrunk('trunk')).sort()).toEqual(['Decided here', 'Decided on main']);
+  });
+
+  it('memory none of whose commits this repository has (moved here from another repository) all shows: ancestry cannot place it', () => {
+    const dir = tempDir();
+    git(dir, 'init', '-q', '-b', 'master');
+    git(dir, 'config', 'user.email', 'dev@example.com');
+    commit(dir, { 'a.txt': '1' }, 'one');
+    const lines = [
+      { type: 'decision', content: 'Stripe for billing, on a feature branch', branch: 'feature/billing', commit: 'f'.repeat(40) },
+      { type: 'decision', content: 'Postgres for the ledger, on main', branch: 'main', commit: 'e'.repeat(40) },
+      { type: 'learned', content: 'Stripe webhooks retry for three days', branch: 'develop' }, // a branch, no commit
+    ];
+    writeFileSync(join(dir, 'memory.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(cortex(dir, ['import', 'memory.jsonl']).code).toBe(0);
+    // What the line said of its place is kept, and what it left out is unknown, not this HEAD.
+    expect(cortexJson<Array<{ branch: string | null; commit: string | null }>>(dir, ['log']).map((e) => [e.branch, e.commit])).toContainEqual(['develop', null]);
+    expect(decisions(dir).sort()).toEqual(['Postgres for the ledger, on main', 'Stripe for billing, on a feature branch']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'stripe']).map((h) => h.content).sort()).toEqual(['Stripe for billing, on a feature branch', 'Stripe webhooks retry for three days']);
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Stripe for billing');
+
+    // Once this repository records memory of its own, alignment applies to all of it again.
+    remember(dir, 'Decided here', '--type', 'decision');
+    expect(decisions(dir).sort()).toEqual(['Decided here', 'Postgres for the ledger, on main']);
   });
 });
 
