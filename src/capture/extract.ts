@@ -57,6 +57,29 @@ function preferenceStated(text: string): string {
 
 const redactCandidate = (c: Candidate): Candidate => ({ ...c, ...redactMemory(c) });
 
+/** Words that carry no topic: how a preference is said, not what it is about. */
+const FILLER = new Set('a an the this that these those in on at for of to with by and or but not no never always use uses using used prefer prefers preferred rather than over instead noted got it you your we our us i me my please repo repository here there is are be from now going forward only ever do does dont don t ok okay sure will would should can let s ll keep stick'.split(' '));
+
+const topicWords = (key: string): Set<string> => new Set(key.split(' ').filter((w) => w.length > 2 && !FILLER.has(w)));
+
+/**
+ * A preference said twice in other words, most often the user's ("Please always use pnpm, not
+ * npm, in this repo.") and the assistant's acknowledgement ("Noted, you prefer pnpm over npm for
+ * this repo."): the same topic words, nearly all of them shared.
+ */
+function restatesPreference(key: string, earlier: Iterable<string>): boolean {
+  const words = topicWords(key.slice(key.indexOf(':') + 1));
+  if (words.size < 2) return false;
+  for (const other of earlier) {
+    if (!other.startsWith('memory:')) continue;
+    const theirs = topicWords(other.slice('memory:'.length));
+    let shared = 0;
+    for (const w of words) if (theirs.has(w)) shared++;
+    if (shared >= 2 && shared >= 0.75 * Math.min(words.size, theirs.size)) return true;
+  }
+  return false;
+}
+
 /**
  * `root`: the directory file paths are made relative to (the repository's work tree, for hooks);
  * by default the transcript's own cwd.
@@ -89,6 +112,7 @@ export function extractCandidates(text: string, options: { session?: string; sta
   for (const candidate of raw.map(redactCandidate)) {
     const key = dedupeKey(candidate);
     if (seen.has(key)) continue;
+    if (candidate.type === 'preference_noted' && restatesPreference(key, [...seen, ...byKey.keys()])) continue;
     const earlier = byKey.get(key);
     if (earlier) {
       // The same memory said twice: keep one, as confident as the most confident saying.

@@ -1,5 +1,6 @@
 import type { EventType, Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
+import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, standingInstruction, turnedDown } from './plain-prose.js';
 import { splitProse, type Sentence } from './prose.js';
 
 /**
@@ -201,6 +202,7 @@ const CUES: Cue[] = [
   { type: 'error_resolved', name: 'root-cause', confidence: 0.7, test: all(/\b(?:root cause|the culprit|was caused by|were caused by|is caused by|are caused by|turned out to be caused)\b/, ERROR_NOUN) },
   { type: 'error_resolved', name: 'gerund-fixed', confidence: 0.8, test: GERUND_FIXED },
   { type: 'error_resolved', name: 'so-now', confidence: 0.7, test: SO_NOW_FIX },
+  { type: 'error_resolved', name: 'failed-then-fixed', confidence: 0.86, test: failedThenFixed },
   { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/ },
 
   // approach_rejected: something considered and turned down
@@ -218,6 +220,8 @@ const CUES: Cue[] = [
   { type: 'approach_rejected', name: 'didnt-help', confidence: 0.7, test: /^(?:[\w`.-]+ing|tried)\b[^.;]{2,120}\b(?:didn't|did not|doesn't|does not) help\b/ },
   { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
   { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all((m) => !/\b(?:not sure|unsure|not certain)\b/.test(m), /\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
+
+  { type: 'approach_rejected', name: 'falls-short', confidence: 0.66, test: turnedDown },
 
   // decision_made: a choice, stated as made
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
@@ -239,6 +243,8 @@ const CUES: Cue[] = [
     confidence: 0.65,
     test: all(willChoose, /\b(?:since|because|so that|so the|so we|so it|so a|so any|as it|as the|to avoid|to keep|to make sure|instead|which means|which keeps|that way)\b|, so\b|[:—–]/),
   },
+  { type: 'decision_made', name: 'change-placed', confidence: 0.66, test: changePlaced },
+  { type: 'decision_made', name: 'change-with-reason', confidence: 0.64, test: changeMade },
   { type: 'decision_made', name: 'convention', confidence: 0.7, test: /^(?:the )?(?:convention|rule|policy|approach|design)(?: here| going forward)? (?:is|will be|:)/ },
 
   // preference_noted: how the user wants things done, as the assistant acknowledges it
@@ -260,11 +266,16 @@ const CUES: Cue[] = [
     type: 'knowledge_acquired',
     name: 'behaves',
     confidence: 0.65,
+    // "X now reads …" tells a change, not how X behaves.
     test: all(
+      (m) => !doesNow(m),
       /\b(?:only|by default|silently|actually|no longer|since v?\d[\w.]*|as of v?\d[\w.]*|under the hood|internally)\b/,
       /\b(?:contains?|includes?|stores?|holds?|keeps?|lets?|allows?|supports?|requires?|returns?|expects?|paginates?|caps?|limits?|treats?|ignores?|defaults? to|accepts?|strips?|drops?|caches?|retries|times out|lives?|resets?|is released|releases?|is lost|are lost|looks (?:for|in)|reads?|loads?|writes?|sends?|runs?|applies|fires?|emits?|swallows?|truncates?|rounds?|coerces?|converts?|serializes?|blocks?|waits?|needs?)\b/,
     ),
   },
+
+  { type: 'knowledge_acquired', name: 'explains-code', confidence: 0.6, test: explainsCode },
+  { type: 'knowledge_acquired', name: 'diagnosis', confidence: 0.7, test: DIAGNOSIS },
 
   // task_completed: an explicit statement that something is finished
   // "Done — PlayMode: 17/17 passed." reports a test run, not a task.
@@ -448,7 +459,7 @@ export function extractUserPreferences(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
   for (const sentence of splitProse(text)) {
     const m = sentence.masked.replace(/[‘’]/g, "'");
-    if (QUESTION.test(m) || !(USER_PREFERENCE.test(m) || USER_CONVENTION.test(m)) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
+    if (QUESTION.test(m) || !(USER_PREFERENCE.test(m) || USER_CONVENTION.test(m) || standingInstruction(m)) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
     out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: 0.8, provenance: 'layer2:user-preference', meta: {}, ts });
   }
   return out;

@@ -38,8 +38,8 @@ function maskInline(text: string): string {
     .replace(/(^|[\s(])'[^'\n]{6,}?'(?=[\s).,;:!?]|$)/g, (m, lead: string) => lead + mask(m.slice(lead.length)));
 }
 
-/** Sentence ends: terminal punctuation followed by space and a capital, a line break, or the end. */
-const BOUNDARY = /(?<=[.!?])\s+(?=[A-Z0-9*_(["'`·])|\n+/g;
+/** Sentence ends: terminal punctuation followed by space and a capital (or a mark such as ✅, 🚀, →), a line break, or the end. */
+const BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z0-9*_(["'`·→✓✔✗✘⚠]|\p{Extended_Pictographic})|\n+/gu;
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|cf|incl|Mr|Dr|No)\.$/i;
 
 /** The whole text with code blocks and quotes blanked, and its masked twin (same offsets). */

@@ -245,3 +245,79 @@ describe('layer 2: a status line is not a finished task; the user\'s standing in
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
 });
+
+describe('layer 2: plain explanatory prose with no cue phrase (how Claude usually writes)', () => {
+  it.each([
+    ['error_resolved', 'The release build broke on a missing `crc32` symbol, which only the debug HAL exports; the checksum now goes through `hal_crc()` instead.'],
+    ['error_resolved', '`make docs` stopped with E149 because two sections shared a tag; the second one is now `*plugin-keys*`.'],
+    ['error_resolved', 'The importer refused the file because its header row had a BOM, so the reader now strips it before parsing.'],
+    ['approach_rejected', 'Adding a retry around the upload wouldn\'t help: the token has already expired by the time the second attempt runs.'],
+    ['approach_rejected', 'A bigger thread pool isn\'t enough on its own, because every worker still waits on the same connection.'],
+    ['approach_rejected', 'A read replica would take load off the primary, but the reports need read-after-write consistency for the same request.'],
+    ['approach_rejected', 'Bumping the heap was my first thought, but the graph shows the cache growing without bound, so more heap only delays the OOM.'],
+    ['approach_rejected', 'Vendoring the whole SDK would mean patching it by hand on every upstream release.'],
+    ['decision_made', 'Parsing moves into a background worker, because the main thread has to stay free for input.'],
+    ['decision_made', 'The fix is a `Mutex` around the cache plus a generation counter on each entry.'],
+    ['decision_made', 'So the exporter now batches rows in groups of 500, which keeps each request under the gateway limit.'],
+    ['decision_made', "I'm also taking the legacy flag out: nothing has read it since the 3.0 migration."],
+    ['knowledge_acquired', '`load_config()` swallows the parse error and returns the defaults, so a typo in the file silently resets every option.'],
+    ['knowledge_acquired', 'Nothing in `setup.cfg` pins the plugin version, so each CI run installs whatever is newest.'],
+    ['knowledge_acquired', 'The slowdown is the ORM loading every tag of every post, one query per post.'],
+  ])('reads %s from %j', (type, text) => {
+    expect(typesOf(text)).toEqual([type]);
+  });
+
+  it.each([
+    ['a failure still to fix', 'The build failed because of a missing header; I\'ll add the include next.'],
+    ['a failure that now happens', 'The migration worked locally, but the deploy now fails on the lock timeout.'],
+    ['a suggestion without a cost', 'Moving the cache into Redis would be the quickest patch.'],
+    ['a conditional plan', 'If the hitch still shows up after this ships, the next suspect is the audio thread.'],
+    ['a question', 'Would a bigger thread pool help here?'],
+    ['narration', "Now let's move to the next ticket — the exporter."],
+    ['code described with no consequence', '`bmp_read()` returns the HAL status and `bmp_poll()` skips publishing when no transfer started.'],
+  ])('stays silent on %s', (_name, text) => {
+    expect(typesOf(text)).toEqual([]);
+  });
+
+  it('reads a sentence after a bold heading as its own, and one after a ✅ as its own', () => {
+    expect(typesOf('**High: the signature check is not constant-time.** `verify()` compares digests with `==`, which stops at the first differing byte.')).toEqual(['knowledge_acquired']);
+    expect(typesOf("Going with Postgres rather than MySQL, since we need transactions. ✅ Ruled out Redis: the ops team won't run it.")).toEqual(['decision_made', 'approach_rejected']);
+  });
+});
+
+describe("layer 2: the user's standing instructions in plain words", () => {
+  it.each([
+    'Please don\'t add any new npm packages, we keep the bundle under 200 KB.',
+    'Never edit the generated `schema.graphql` by hand.',
+    'Keep the tests table-driven like the rest of the repo, please.',
+    'And please, no emoji in the docs.',
+    'Only ever deploy from the release branch.',
+  ])('reads %j as a preference', (text) => {
+    expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
+  });
+
+  it.each([
+    "Don't push yet, I want to look at it first.",
+    "Don't worry about the flaky test.",
+    'Keep going.',
+    'Can you keep the tests table-driven?',
+    'Fix the login bug.',
+  ])('stays silent on %j (this task only, a question, a request)', (text) => {
+    expect(memories(user(text)).map((c) => c.type)).toEqual([]);
+  });
+});
+
+describe("a preference said twice, the user's words and the assistant's acknowledgement, is one", () => {
+  it('keeps the first saying and drops its restatement; two different preferences stay two', () => {
+    const once = memories(user('Please always use pnpm, not npm, in this repo.'), assistant('Noted, you prefer pnpm over npm for this repo.'));
+    expect(once.map((c) => [c.type, c.content])).toEqual([['preference_noted', 'Please always use pnpm, not npm, in this repo.']]);
+    const two = memories(user('Please always use pnpm, not npm, in this repo.'), assistant('Noted, you prefer tabs over spaces in the Go code.'));
+    expect(two.map((c) => c.type)).toEqual(['preference_noted', 'preference_noted']);
+  });
+
+  it('drops the restatement in a later read of the session too', () => {
+    const first = extractCandidates(session([user('Please always use pnpm, not npm, in this repo.')]));
+    const later = extractCandidates(session([assistant('Noted, you prefer pnpm over npm for this repo.')]), { state: first.state });
+    expect(later.candidates.filter((c) => c.type === 'preference_noted')).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * How Claude says a memory when it uses no cue phrase at all: the shapes of plain explanatory
+ * prose. A fix is a failure and then what the code does now ("The build broke on X; the loop now
+ * uses Y"); a rejection is an approach and what it would cost ("Wrapping it in a mutex wouldn't
+ * help: …", "A `deque` would keep the pointers stable, but the renderer walks …"); a decision is a
+ * change and its reason ("Decoding moves into a job, because …", "So the join now only sees …");
+ * a finding is code's behaviour and its consequence ("`foldl` builds the whole chain …, so …").
+ * Each is a predicate over one sentence's masked, lower-cased text (code and quotes blanked to
+ * `·`), used as a cue by layer 2. Pure.
+ */
+
+const FAILURE = /\b(?:broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve))\b/;
+/** What follows a failure when it is fixed: the code as it is now, back, again, instead. */
+const REMEDY = /\b(?:(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b)/;
+const SEPARATOR = /;|:\s|,? so\b|\s[—–]\s|, and\b/g;
+const NOT_DONE_YET = /\b(?:i'll|i will|let me|let's|we'll|i need to|we need to|i'm going to|next|should|could|would|might|try)\b/;
+
+/** "The build broke on X …; the recovery loop now uses Y": a failure, then (after a clause break) what fixed it. */
+export function failedThenFixed(m: string): boolean {
+  const failure = FAILURE.exec(m);
+  if (!failure) return false;
+  SEPARATOR.lastIndex = failure.index;
+  for (let sep = SEPARATOR.exec(m); sep; sep = SEPARATOR.exec(m)) {
+    const clause = m.slice(sep.index + sep[0].length).split(/;/)[0] as string;
+    if (REMEDY.test(clause) && !NOT_DONE_YET.test(clause) && !FAILURE.test(clause.slice(0, REMEDY.exec(clause)?.index ?? 0))) return true;
+  }
+  return false;
+}
+
+/** An approach named and found wanting: "X wouldn't help: …", "X isn't enough on its own, because …". */
+const FALLS_SHORT = /\b(?:wouldn't|won't|doesn't|don't|didn't|isn't|aren't|would not|will not|does not|do not|is not|are not) (?:help|hold|scale|suffice|be enough|enough|reach|cut it|save us|buy (?:us )?(?:anything|much))\b(?: [a-z·]+){0,4}?\s*(?:,\s*)?(?::|;|\s[—–]\s|\sbecause\s|\ssince\s|\sas\s|\sgiven\s)/;
+/** "X was my first thought, but …", "Salting the key is the usual cure for a hot key, but …". */
+const FIRST_THOUGHT = /\b(?:was my first (?:thought|instinct|idea|guess)|the (?:usual|obvious|standard|textbook|classic|common) (?:cure|fix|answer|approach|move|remedy|way)|the quick(?:est)? (?:way out|fix|patch|hack)|is tempting)\b[^.]*?\bbut\b/;
+/** "A hostname denylist would …, but the renderer walks …": what it would do, and why not. Subject first, not a pronoun. */
+const WOULD_BUT = /^(?!(?:i|we|you|it|this|that|there|which|if|when|once|maybe|perhaps)\b)[^,;:]{3,90}?\b(?:would|could)\b[^;]{3,160}?,?\s+but\s+(?!(?:i'll|i will|let me|first|i need|we need|i'm not sure|not\b))[a-z·]/;
+/** "`terraform state mv` … would mean pulling both states …", "… would cost us the positioned errors". */
+const WOULD_COST = /\b(?:would|'d) (?:mean|cost(?: us)?|paper over|defeat|wipe|throw away|drag in|bloat|grow without bound)\b|\b(?:much |far |a lot )?(?:bigger|larger|heavier|more invasive) (?:change|hammer|dependency|rewrite) than (?:this|the|we|it)\b/;
+
+/** "Counter caches came up too, but I'm leaving them out: …". */
+const BUT_LEFT_OUT = /\bbut (?:i'm|we're|i am|we are|i've|we've) (?:leaving|keeping|left|kept) (?:it|them|that|those|this|these) out\b/;
+
+export function turnedDown(m: string): boolean {
+  return FALLS_SHORT.test(m) || BUT_LEFT_OUT.test(m) || FIRST_THOUGHT.test(m) || WOULD_BUT.test(m) || (WOULD_COST.test(m) && !/^(?:i|we|you|it|this|that|if|when|once)\b/.test(m));
+}
+
+/** "The fix is `foldl'` plus …", "Instead the recovery goes in X: …", "So the fix goes where …". */
+const THE_FIX = /^(?:so,? |instead,? )?the (?:fix|solution|remedy|recovery|cure) (?:is|was|goes|went)\b(?! to\b)/;
+/** A piece moved or kept somewhere, with why: "Decoding moves into a job …, because …". */
+const MOVES = /\b(?:moves|moved) (?:into|to|out of|behind|under|onto)\b|\b(?:goes|went) (?:in|into|behind) (?:·|the|a|its|their)|\bstays? (?:on|in|at|behind|with) (?:·|the|a|its|their)|\bnow lives in\b/;
+/** What the code does now, with why: "So the join now only sees …", "`Load()` now binds …, so …". */
+const NOW_DOES = /\bnow (?:only |just |also )?(?!(?:fails?|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|is|are|has|have|looks|seems|appears)\b)[a-z]{3,}s\b/;
+/** "I'm also taking the hint out: …", "so I've kept it out of the change". */
+const KEPT_OUT = /\b(?:i'm|i am|i've|i have|we're|we've) (?:also )?(?:taking|took|kept|keeping|leaving|left|pulling|dropping|dropped)\b[^.;:]{1,80}?\b(?:out|alone|in place|as is)\b/;
+/** A reason. Not "instead of" / "rather than": "the endpoint now issues 1 query instead of 619" compares, it gives no why. */
+const WHY = /\b(?:because|since|so that|which keeps|which means|which is)\b|, so\b|^so\b|[;:]\s|\s[—–]\s/;
+
+const CONDITION_START = /^(?:if|when|once|after|before|until)\b/;
+
+/** "Hoisting it back into a `static final Pattern` restores the old cost": a change told by what it does. */
+const CHANGE_DOES = /^[a-z]{3,}ing\b[^.;]{2,100}?\b(?:restores|avoids|removes|halves|prevents|eliminates|brings back|cuts (?:the|it|that|our))\b/;
+
+/** The fix named, or a piece moved or kept somewhere, with why. */
+export function changePlaced(m: string): boolean {
+  return THE_FIX.test(m) || CHANGE_DOES.test(m) || (MOVES.test(m) && WHY.test(m) && !CONDITION_START.test(m));
+}
+
+/** What the code does now, or what was left out, with why: weaker, as a summary of the change tells it too. */
+export const doesNow = (m: string): boolean => NOW_DOES.test(m);
+
+export function changeMade(m: string): boolean {
+  return (NOW_DOES.test(m) || KEPT_OUT.test(m)) && WHY.test(m) && !CONDITION_START.test(m);
+}
+
+/** Code, or the absence of any, as the subject: "`foldl` builds …", "Nothing in `pyproject.toml` declares …", "With `--snapshot` goreleaser never …". */
+const CODE_SUBJECT = /^(?:·+(?:\s+and\s+(?:the\s+)?·+)?|v?\d+(?:\.\d+)*\s+[a-z]+s\b|nothing (?:else )?in\b|with ·+\s+[a-z]|the (?:hal|api|sdk|driver|compiler|runtime|kernel|orm|framework|library|server|client|cache|scheduler|planner|linter|bundler|loader|browser) [a-z]+s\b)/;
+/** What follows from how it behaves: "…, so once the peripheral is stuck …", "…, which stops at …", "…, and nothing … ever resets it". */
+const CONSEQUENCE = /,\s+so\s+(?!(?:i|we|let's|let me)\b)[a-z·]|,\s+which\s+(?:stops|leaks|means|dangles|is why|breaks|blocks|skips|drops|runs|fires|happens)\b|\band nothing (?:in|else|here|outside)\b|\band nothing\b[^.]{0,80}\bever\b|\b(?:on|at) every (?:call|request|tick|frame|render|run|update|query)\b|\bevery time\b|\bbecause\b/;
+
+export function explainsCode(m: string): boolean {
+  return CODE_SUBJECT.test(m) && CONSEQUENCE.test(m) && !/\bnow\b/.test(m);
+}
+
+/** "The hang is `updateUIView` tearing down …", "The skew isn't a big tenant: …": what a symptom comes down to. */
+export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|stall|spike|skew|hitch|jank|stutter|lag|regression|culprit|root cause|race|deadlock|latency|growth|drift)\b[^.:;]{0,40}? (?:is|was|isn't|wasn't|comes from|came from|is coming from)\b/;
+
+/**
+ * A user's standing instruction, as users give them: "Please don't add any new Swift packages",
+ * "Never edit CHANGELOG.md by hand", "Keep the tests table-driven like the rest of the repo",
+ * "no emoji in the docs", "Only ever run it with --snapshot locally". Not one for this task only
+ * ("don't push yet", "don't worry about the tests", "keep going").
+ */
+const DONT = /(?:^|:\s+)(?:and |also |oh,? )?(?:please,? )?(?:don't|do not|never)\s+(?!(?:worry|bother|mind|forget|hesitate|stop|wait)\b)[a-z]/;
+const FOR_NOW = /\b(?:yet|for now|this time|today|right now|in this (?:pr|pass|change|session)|until|anymore|any more)\b/;
+const KEEP_ALWAYS = /^(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent)\b/;
+const NOWHERE = /\b(?:no|never any)\s[^.;]{2,50}?\s(?:in (?:the|this|our|any) (?:docs|repo|codebase|code|tests?|driver|project|commits?|prs?|api)|anywhere)\b/;
+const STANDING = /\bonly ever\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b/;
+
+export function standingInstruction(text: string): boolean {
+  const m = text.replace(/[‘’]/g, "'").toLowerCase();
+  if (/\?\s*$/.test(m) || /^(?:if|should|could|would|can|do|does|why|what|how)\b/.test(m)) return false;
+  if ((DONT.test(m) || KEEP_ALWAYS.test(m)) && !FOR_NOW.test(m)) return true;
+  return NOWHERE.test(m) || STANDING.test(m);
+}
