@@ -1,6 +1,6 @@
 import type { EventType, Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
-import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, standingInstruction, turnedDown } from './plain-prose.js';
+import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
 import { splitProse, type Sentence } from './prose.js';
 
 /**
@@ -172,7 +172,7 @@ const NO_SUCH = /^no\b[^:;—–]{0,90}?\b(?:exists?|existed|found|available|pre
  * returns…". Not the assistant's own next step ("Note: I'll re-run…"), nor an impression it
  * hedges ("it appears the cache might be stale") or a state ("it appears to have worked").
  */
-const FINDING_INTRO = /^(?:(?:note|nb|n\.b\.|heads[- ]up)\s*:\s+|it appears,?\s+(?:that\s+)?(?!to\b))/;
+const FINDING_INTRO = /^(?:(?:note|nb|n\.b\.|heads[- ]up)\s*:\s+|(?:keep|bear) in mind(?: that)?,?\s+|be aware that\s+|it appears,?\s+(?:that\s+)?(?!to\b))/;
 const OWN_STEP = /^(?:i|i'll|i'm|i've|i'd|let me|let's|we'll|we need to|we should|we still)\b/;
 
 function introducedFinding(m: string): boolean {
@@ -203,6 +203,7 @@ const CUES: Cue[] = [
   { type: 'error_resolved', name: 'gerund-fixed', confidence: 0.8, test: GERUND_FIXED },
   { type: 'error_resolved', name: 'so-now', confidence: 0.7, test: SO_NOW_FIX },
   { type: 'error_resolved', name: 'failed-then-fixed', confidence: 0.86, test: failedThenFixed },
+  { type: 'error_resolved', name: 'symptom-gone', confidence: 0.75, test: SYMPTOM_GONE },
   { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/ },
 
   // approach_rejected: something considered and turned down
@@ -255,7 +256,7 @@ const CUES: Cue[] = [
   { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|^for future reference|for future reference(?=\s*[:,;—–])|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
   { type: 'knowledge_acquired', name: 'finding-intro', confidence: 0.7, test: introducedFinding },
   // "`@TransactionalEventListener` defaults to AFTER_COMMIT, so …", "Horizon only works the queues listed in …".
-  { type: 'knowledge_acquired', name: 'defaults-to', confidence: 0.65, test: /\b(?:defaults? (?:its [\w-]+(?: [\w-]+)? )?to|only (?:works?|runs?|reads?|sees?|applies|fires?) (?:on|the|for|when|if|in)|(?:destroys?|deletes?|removes?|drops?|copies|clones?) (?:all of )?(?:its|their) [\w-]+ too)\b/ },
+  { type: 'knowledge_acquired', name: 'defaults-to', confidence: 0.65, test: /\b(?:defaults? (?:its [\w-]+(?: [\w-]+)? )?to|only (?:works?|runs?|reads?|sees?|applies|fires?|links|resolves|loads|installs|exports|finds|includes|matches|renders|triggers|resets|counts) (?:on|the|for|when|if|in|a|an|its|their|once)|(?:destroys?|deletes?|removes?|drops?|copies|clones?) (?:all of )?(?:its|their) [\w-]+ too)\b/ },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',
@@ -275,6 +276,7 @@ const CUES: Cue[] = [
   },
 
   { type: 'knowledge_acquired', name: 'explains-code', confidence: 0.6, test: explainsCode },
+  { type: 'knowledge_acquired', name: 'lacks-or-never', confidence: 0.6, test: lacksOrNever },
   { type: 'knowledge_acquired', name: 'diagnosis', confidence: 0.7, test: DIAGNOSIS },
 
   // task_completed: an explicit statement that something is finished

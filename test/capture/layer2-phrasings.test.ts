@@ -263,6 +263,17 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['knowledge_acquired', '`load_config()` swallows the parse error and returns the defaults, so a typo in the file silently resets every option.'],
     ['knowledge_acquired', 'Nothing in `setup.cfg` pins the plugin version, so each CI run installs whatever is newest.'],
     ['knowledge_acquired', 'The slowdown is the ORM loading every tag of every post, one query per post.'],
+    ['knowledge_acquired', 'Safari doesn\'t implement `requestIdleCallback` at all, so the prefetch never starts there.'],
+    ['knowledge_acquired', 'The queue only lives in memory, so anything not yet synced is lost when the app is killed.'],
+    ['knowledge_acquired', 'Keep in mind that `loss` in the log is measured before clipping, so spikes there are expected.'],
+    ['knowledge_acquired', 'There\'s already a `RetryPolicy` in `net/retry.ts` that handles backoff; the uploader simply predates it.'],
+    ['error_resolved', 'The widget no longer freezes after a network switch: the heartbeat notices the dead socket.'],
+    ['error_resolved', 'The nightly job died with `OutOfMemoryError` because it loaded the whole table; streaming it in pages of 10,000 rows fits in 2 GB.'],
+    ['approach_rejected', 'Doubling the timeout only moved the failure from the 30th request to the 60th, so it is not the cause.'],
+    ['approach_rejected', "I'm also leaving `navigator.onLine` out of it, since browsers report true behind a captive portal."],
+    ['approach_rejected', 'A covering index is the other thing people reach for; it doesn\'t touch the row estimate, so the plan stays the same.'],
+    ['decision_made', "I'm giving the client a 30-second leeway instead, so clock skew between pods stops failing the check."],
+    ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
   });
@@ -275,6 +286,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['a question', 'Would a bigger thread pool help here?'],
     ['narration', "Now let's move to the next ticket — the exporter."],
     ['code described with no consequence', '`bmp_read()` returns the HAL status and `bmp_poll()` skips publishing when no transfer started.'],
+    ['a guess about code', '`asgi_lifespan` isn\'t installed, so the other tests must be getting their lifespan some other way.'],
+    ['a proposal opening on "Instead"', 'Instead, we should use a local key stored in a config file.'],
   ])('stays silent on %s', (_name, text) => {
     expect(typesOf(text)).toEqual([]);
   });
@@ -292,6 +305,9 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Keep the tests table-driven like the rest of the repo, please.',
     'And please, no emoji in the docs.',
     'Only ever deploy from the release branch.',
+    'One rule for this repo: always show me the plan output before anything is applied.',
+    'Also, no `unwrap()` outside tests, please: a panic in the relay is an outage.',
+    'For hidden labels, use our `<VisuallyHidden>` component rather than the `sr-only` class.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
