@@ -11,7 +11,7 @@
 
 const FAILURE = /\b(?:broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|died|ran out of memory|oom(?:ed)?|timed out|hung|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve))\b/;
 /** What follows a failure when it is fixed: the code as it is now, back, again, instead. */
-const REMEDY = /\b(?:(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b|now\W*$|(?:fits|passes|compiles|succeeds|is clean|are clean)\b|removed the\b)/;
+const REMEDY = /\b(?:which (?:fixed|fixes|resolved)\b|(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b|now\W*$|(?:fits|passes|compiles|succeeds|is clean|are clean)\b|removed the\b)/;
 const SEPARATOR = /;|:\s|,? so\b|\s[—–]\s|, and\b/g;
 const NOT_DONE_YET = /\b(?:i'll|i will|let me|let's|we'll|i need to|we need to|i'm going to|next|should|could|would|might|try)\b/;
 
@@ -48,7 +48,7 @@ export function turnedDown(m: string): boolean {
 /** "The fix is `foldl'` plus …", "Instead the recovery goes in X: …", "So the fix goes where …". */
 const THE_FIX = /^(?:so,? |instead,? )?the (?:fix|solution|remedy|recovery|cure) (?:is|was|goes|went)\b(?! to\b)/;
 /** A piece moved or kept somewhere, with why: "Decoding moves into a job …, because …". */
-const MOVES = /\b(?:moves|moved) (?:into|to|out of|behind|under|onto)\b|\b(?:goes|went) (?:in|into|behind) (?:·|the|a|its|their)|\bstays? (?:on|in|at|behind|with) (?:·|the|a|its|their)|\bnow lives? in\b|\bgets? (?:its|their) own\b|\bgets?\b[^.;]{2,60}\b(?:rather than|instead of)\b/;
+const MOVES = /\b(?:moves|moved) (?:into|to|out of|behind|under|onto)\b|\b(?:goes|went) (?:in|into|behind) (?:·|the|a|its|their)|\bstays? (?:on|in|at|behind|with) (?:·|the|a|its|their)|\bnow lives? in\b|\bgets? (?:its|their) own\b|\bgets?\b[^.;]{2,100}\b(?:rather than|instead of)\b/;
 /** What the code does now, with why: "So the join now only sees …", "`Load()` now binds …, so …". */
 const NOW_DOES = /\bnow (?:only |just |also )?(?!(?:fails?|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|is|are|has|have|looks|seems|appears)\b)[a-z]{3,}s\b/;
 /** "I'm also taking the hint out: …", "so I've kept it out of the change". */
@@ -56,7 +56,7 @@ const KEPT_OUT = /\b(?:i'm|i am|i've|i have|we're|we've) (?:also )?(?:taking|too
 /** "I'm setting `grad_clip: 1.0` …, because …", "I'm giving `jwt.decode` a leeway instead": a change under way, said as one. */
 const DOING = /\b(?:i'm|we're|i am|we are) (?:now |also )?(?:setting|giving|adding|using|pinning|raising|lowering|capping|routing|splitting|wrapping|making|putting|limiting|bounding|gating)\b/;
 /** "`packageManager` is pinned to `pnpm@9.15.4` …, so …": a setting stated as made. */
-const SET_AS = /^(?:·+|[a-z]+ [a-z]+ (?:is|are) now)[^.;]{0,60}?\b(?:is|are) (?:now )?(?:pinned|capped|bundled|routed|scoped|registered|wired|batched|detected|guarded|gated|debounced|throttled|memoized|split|set|limited|bounded) (?:to|at|in|into|through|with|by|on|behind|as|once|inside|per)\b/;
+const SET_AS = /^(?:·+[^.;]{0,60}?\b(?:is|are)|[a-z]+(?: [a-z]+)? (?:is|are)) (?:now )?(?:pinned|capped|bundled|routed|scoped|registered|wired|batched|detected|guarded|gated|debounced|throttled|memoized|split|set|limited|bounded) (?:to|at|in|into|through|with|by|on|behind|as|once|inside|per)\b/;
 /** A sentence that opens on "Instead": what was done in place of what was just turned down. */
 const INSTEAD_START = /^instead,?\s+(?!of\b)(?![^.]*\b(?:should|could|would|might|may|can)\b)/;
 /** A reason. Not "instead of" / "rather than": "the endpoint now issues 1 query instead of 619" compares, it gives no why. */
@@ -113,11 +113,11 @@ export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|st
  * "no emoji in the docs", "Only ever run it with --snapshot locally". Not one for this task only
  * ("don't push yet", "don't worry about the tests", "keep going").
  */
-const DONT = /(?:^|[:;—–]\s*)(?:(?:and|also|oh|plus),?\s+)?(?:please,?\s+)?(?:don't|do not|never|always)\s+(?!(?:worry|bother|mind|forget|hesitate|stop|wait)\b)[a-z]/;
+const DONT = /(?:^|[:;—–]\s*)(?:(?:and|also|oh|plus),?\s+)?(?:please,?\s+)?(?:don't|do not|never|always)\s+(?!(?:worry|bother|mind|forget|hesitate|stop|wait)\b)[a-z·]/;
 const FOR_NOW = /\b(?:yet|for now|this time|today|right now|in this (?:pr|pass|change|session)|until|anymore|any more)\b/;
 const KEEP_ALWAYS = /^(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent)\b/;
 const NOWHERE = /\b(?:no|never any)\s[^.;]{2,50}?\s(?:in (?:the|this|our|any) (?:docs|repo|codebase|code|tests?|driver|project|commits?|prs?|api)|anywhere|outside (?:of )?(?:tests|the tests|test code))\b/;
-const STANDING = /\bonly ever\b|\b(?:team rule|house rule|standing rule|(?:one|a) rule for|in general,|as a rule|for anything that|for everything)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b/;
+const STANDING = /\bonly ever\b|\b(?:team rule|house rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b/;
 
 export function standingInstruction(text: string): boolean {
   const m = text.replace(/[‘’]/g, "'").toLowerCase();

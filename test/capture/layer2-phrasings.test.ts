@@ -273,6 +273,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['approach_rejected', "I'm also leaving `navigator.onLine` out of it, since browsers report true behind a captive portal."],
     ['approach_rejected', 'A covering index is the other thing people reach for; it doesn\'t touch the row estimate, so the plan stays the same.'],
     ['decision_made', "I'm giving the client a 30-second leeway instead, so clock skew between pods stops failing the check."],
+    ['error_resolved', 'The test caught a double submit: the retry and the timeout both called `send()`, so `send()` now returns early while a request is pending, which fixed the failing assertion.'],
+    ['decision_made', 'Stale sessions are now detected with a heartbeat: the client pings every 25 s and closes the socket itself when no pong comes back.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
@@ -308,6 +310,9 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'One rule for this repo: always show me the plan output before anything is applied.',
     'Also, no `unwrap()` outside tests, please: a panic in the relay is an outage.',
     'For hidden labels, use our `<VisuallyHidden>` component rather than the `sr-only` class.',
+    'And in general, platform code goes in `src/platform/`, not inline checks.',
+    'Use `cdk diff` only — never `cdk deploy` from here, deployments go through CI.',
+    'When you have before/after plans, put them in the PR description.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
