@@ -204,7 +204,7 @@ const CUES: Cue[] = [
   { type: 'error_resolved', name: 'so-now', confidence: 0.7, test: SO_NOW_FIX },
   { type: 'error_resolved', name: 'failed-then-fixed', confidence: 0.86, test: failedThenFixed },
   { type: 'error_resolved', name: 'symptom-gone', confidence: 0.75, test: SYMPTOM_GONE },
-  { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.6, test: /\b(?:that|this) (?:fixed|fixes|resolved|solved) (?:it|the (?:issue|problem|bug|error|crash|failure|test|build))\b/ },
+  { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.7, test: /\b(?:that|this|which) (?:fixed|fixes|resolved|solved) (?:it|the (?:failing [\w-]+|issue|problem|bug|error|crash|failure|test|build|race|leak))\b/ },
 
   // approach_rejected: something considered and turned down
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
