@@ -49,11 +49,14 @@ export const INDEXED_TYPES: readonly EventType[] = [
 const TYPE_CODE = new Map<string, number>(INDEXED_TYPES.map((t, i) => [t, i]));
 export const typeCode = (type: string): number | undefined => TYPE_CODE.get(type);
 
-/** The memory kinds anticipatory recall searches (never file or command activity); it offers all but plans (recall.ts). */
-export const RECALLED_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'event_amended', 'plan_created']);
+/**
+ * The memory kinds anticipatory recall searches and offers: never file or command activity, nor
+ * plans (recall.ts says why). What it searches is also what tells it how rare a word is.
+ */
+export const RECALLED_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved', 'preference_noted', 'event_amended']);
 
 /** What `cortex embed` computes vectors for: memories, not file and command activity. */
-export const EMBEDDED_TYPES: ReadonlySet<string> = new Set([...RECALLED_TYPES, 'plan_step_completed', 'task_completed']);
+export const EMBEDDED_TYPES: ReadonlySet<string> = new Set([...RECALLED_TYPES, 'plan_created', 'plan_step_completed', 'task_completed']);
 export const EMBEDDED_TYPE_CODES: ReadonlySet<number> = new Set([...EMBEDDED_TYPES].map((t) => TYPE_CODE.get(t) as number));
 
 /** The text a memory is embedded by: what it says, why, and what instead. */

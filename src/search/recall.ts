@@ -8,9 +8,12 @@ import type { SearchHit, SearchOutcome } from './search.js';
  * says several meaningful things, at least two of them; one is enough when that word is what a
  * preference rules out ("Always use pnpm, never npm"), since the prompt is about to go against
  * it. Rejected approaches come first: the costliest thing to forget is a road already found to
- * be a dead end. Plans are searched but not offered: a plan_created is the plan as first written,
- * every step open, finished since or not; the plan in progress, with where it stands, is in the
- * briefing, and folding the journal to tell the two apart costs more than a prompt can wait.
+ * be a dead end. Plans are not offered: a plan_created is the plan as first written, every step
+ * open, finished since or not; the plan in progress, with where it stands, is in the briefing, and
+ * folding the journal to tell the two apart costs more than a prompt can wait. Nor are they
+ * searched (RECALLED_TYPES): a word's rarity is counted over what the search found, and a todo
+ * list is written again in every session that works on it, so its topic, the one that matters
+ * most, would be "common" and go quiet.
  */
 export const RECALL_MAX_ITEMS = 5;
 

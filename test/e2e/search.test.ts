@@ -227,6 +227,17 @@ describe('cortex search', () => {
 describe('anticipatory recall (UserPromptSubmit)', () => {
   const prompt = (dir: string, text: string, session = 'new-session') =>
     cortex(dir, ['hook', 'user-prompt-submit'], { input: JSON.stringify({ session_id: session, transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: text }) });
+  /** A session that writes its todo list with TodoWrite, captured by the Stop hook as a plan_created. */
+  const todoSession = (dir: string, session: string, todos: Array<{ content: string; status: string }>) => {
+    const list = todos.map((t) => ({ ...t, activeForm: t.content }));
+    const base = { sessionId: session, cwd: dir, version: '2.1.39', gitBranch: 'main', userType: 'external', isSidechain: false };
+    const transcript = join(dir, '.git', `${session}.jsonl`);
+    writeFileSync(transcript, [
+      { ...base, type: 'assistant', uuid: `${session}-1`, parentUuid: null, timestamp: '2026-11-20T10:00:00.000Z', message: { id: `msg_${session}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${session}`, name: 'TodoWrite', input: { todos: list } }] } },
+      { ...base, type: 'user', uuid: `${session}-2`, parentUuid: `${session}-1`, timestamp: '2026-11-20T10:00:01.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${session}`, content: 'Todos have been modified successfully.' }] }, toolUseResult: { oldTodos: [], newTodos: list } },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+  };
 
   it('puts a rejected approach in front of a prompt that is about to revisit it, and is silent otherwise', () => {
     const dir = newRepo();
@@ -256,14 +267,7 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     remember(dir, 'The pre-commit hook runs eslint on staged files only', '-t', 'learned');
     for (let i = 0; i < 12; i++) remember(dir, `Unrelated note ${i} about the billing export and its CSV columns`, '-t', 'learned');
     // A plan captured from a TodoWrite call, every step since done.
-    const todos = [{ content: 'Login endpoint', status: 'completed', activeForm: 'Adding the login endpoint' }, { content: 'Session expiry job', status: 'completed', activeForm: 'Adding the expiry job' }];
-    const base = { sessionId: 'sess-plan', cwd: dir, version: '2.1.39', gitBranch: 'main', userType: 'external', isSidechain: false };
-    const transcript = join(dir, '.git', 'plan-session.jsonl');
-    writeFileSync(transcript, [
-      { ...base, type: 'assistant', uuid: 'u1', parentUuid: null, timestamp: '2026-11-20T10:00:00.000Z', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'TodoWrite', input: { todos } }] } },
-      { ...base, type: 'user', uuid: 'u2', parentUuid: 'u1', timestamp: '2026-11-20T10:00:01.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Todos have been modified successfully.' }] }, toolUseResult: { oldTodos: [], newTodos: todos } },
-    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
-    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-plan', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+    todoSession(dir, 'sess-plan', [{ content: 'Login endpoint', status: 'completed' }, { content: 'Session expiry job', status: 'completed' }]);
     expect(search(dir, 'login endpoint').map((h) => h.type)).toContain('plan_created');
 
     for (const text of ['npm install lodash and add it to package.json', 'which package manager should I use to add lodash?']) {
@@ -278,6 +282,25 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     for (const quiet of ['thanks', 'run the tests', 'ok continue', 'looks good, commit it', "what's next?", 'fix the failing test']) {
       expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
     }
+  });
+
+  it('is not muted on a topic by the todo lists that name it: plans are neither offered nor counted', () => {
+    const dir = newRepo();
+    remember(dir, 'Sessions are server-side in Redis with a sliding expiry, replacing JWT access tokens', '-t', 'decision', '--why', 'revocation must be instant');
+    remember(dir, 'The job queue already runs on Redis', '-t', 'learned');
+    for (let i = 0; i < 8; i++) remember(dir, `Unrelated decision ${i} about the css grid layout`, '-t', 'decision');
+    // Each session rewrites its todo list, and each list is a plan_created naming Redis again.
+    for (const session of ['sess-3', 'sess-4', 'sess-5', 'sess-6']) {
+      todoSession(dir, session, [{ content: 'Design the session model', status: 'completed' }, { content: 'Replace JWT with Redis sessions', status: 'in_progress' }, { content: 'Write auth tests', status: 'pending' }]);
+    }
+    expect(cortexJson<HitJson[]>(dir, ['log', '--type', 'plan'])).toHaveLength(4);
+
+    const drop = prompt(dir, 'Can we drop Redis?');
+    expect(drop.code).toBe(0);
+    expect(drop.stdout).toContain('- Decided: Sessions are server-side in Redis');
+    expect(drop.stdout).not.toContain('Plan');
+    expect(prompt(dir, "Let's remove the Redis session store").stdout).toContain('- Decided: Sessions are server-side in Redis');
+    for (const quiet of ['thanks', 'what is next?', 'rename the variable in the sidebar component']) expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('respects cortex.recallBudget (0 turns recall off) and never blocks on a broken index', () => {
