@@ -5,10 +5,11 @@ import type { SearchHit, SearchOutcome } from './search.js';
  * Anticipatory recall: of what a search for the prompt found, what is worth putting in front of
  * Claude before it answers. Most prompts should get nothing. A memory is offered only when it
  * shares a *specific* word with the prompt (one that few memories have), and, when the prompt
- * says several meaningful things, at least two of them; one is enough when that word is what a
- * preference rules out ("Always use pnpm, never npm"), since the prompt is about to go against
- * it. Rejected approaches come first: the costliest thing to forget is a road already found to
- * be a dead end. Plans are not offered: a plan_created is the plan as first written, every step
+ * says several meaningful things, at least two of them; one is enough when that word is what the
+ * memory rules out: what a preference says never to use ("Always use pnpm, never npm") or the
+ * approach a rejection turned down ("Ruled out Kafka for the order events: …"), since the prompt
+ * is about to go against it, in whatever sentence it names it ("let's bring Kafka back"). Rejected
+ * approaches come first: the costliest thing to forget is a road already found to be a dead end. Plans are not offered: a plan_created is the plan as first written, every step
  * open, finished since or not; the plan in progress, with where it stands, is in the briefing, and
  * folding the journal to tell the two apart costs more than a prompt can wait. Nor are they
  * searched (RECALLED_TYPES): a word's rarity is counted over what the search found, and a todo
@@ -43,10 +44,15 @@ export function selectRecall(outcome: Pick<SearchOutcome, 'hits' | 'plan' | 'con
   const wanted = Math.min(2, topic.filter(Boolean).length);
   if (wanted === 0) return [];
   const specific = outcome.conceptDocs.map((docs, k) => topic[k] === true && isSpecific(docs, outcome.indexed));
+  const termsOf = plan.concepts.map((_, k) => plan.terms.filter((t) => t.concept === k).map((t) => t.term));
   const relevant = outcome.hits.filter((hit) => {
     if (hit.type === 'plan_created' || (session !== undefined && hit.session === session)) return false;
     const matched = hit.concepts.filter((k) => meaningful[k]);
-    return matched.some((k) => specific[k]) && (matched.length >= wanted || goesAgainst(hit));
+    if (!matched.some((k) => specific[k])) return false;
+    if (matched.length >= wanted) return true;
+    // One specific word is enough when it is what the memory rules out.
+    const ruledOut = ruledOutBy(hit);
+    return matched.some((k) => specific[k] && termsOf[k]?.some((t) => ruledOut.has(t) && hit.matched.includes(t)));
   });
   const order = (h: SearchHit) => (h.type === 'approach_rejected' ? 0 : h.type === 'decision_made' ? 1 : 2);
   return relevant.sort((a, b) => order(a) - order(b) || b.score - a.score).slice(0, RECALL_MAX_ITEMS);
@@ -63,12 +69,44 @@ const RULED_OUT = /\b(?:never|not|no|don['’]?t|do not|avoid|avoiding|instead o
 const CLAUSE_END = /\s(?:in|for|on|at|when|since|because|as|so|but|while|unless|if|which|where|and then)\s.*$/iu;
 const MAX_RULED_OUT_WORDS = 4;
 
-/** Whether a word the prompt shares with the memory is one the memory rules out. */
-function goesAgainst(hit: SearchHit): boolean {
-  if (hit.type !== 'preference_noted') return false;
-  const clauses = [...hit.content.matchAll(RULED_OUT)].map((m) => ` ${m[1] ?? ''}`.replace(CLAUSE_END, '').trim());
-  const ruledOut = new Set(clauses.flatMap((clause) => analyze(clause.split(/\s+/).slice(0, MAX_RULED_OUT_WORDS).join(' '))));
-  return hit.matched.some((term) => ruledOut.has(term));
+/**
+ * What a rejection turned down: the first words of what it says before its reason, without those
+ * that say it was turned down and what is said of it ("Ruled out *Kafka* for the order events: the
+ * ops burden…", "*Terraform Cloud* won't work here because…", "I considered *Redis* for the
+ * session store, but…", "We could *cache the whole catalog* in memory, but…"). Its reason and
+ * what was chosen instead are not what it rules out: a prompt about "the ops burden" or "a team
+ * of three" is not about to try Kafka again.
+ */
+const REASON_START = /[:;!?()[\]{}—–,]|\.(?=\s|$)|\s-\s|\s(?:because|since|as|but|though|although|however|so|given|due to|which|until|unless|when|while|if|and then)\s/iu;
+const SAID_OF_IT =
+  /\s(?:is|are|was|were|isn't|aren't|wasn't|weren't|won't|will|would|wouldn't|can't|cannot|could|couldn't|does|doesn't|did|didn't|has|hasn't|had|hadn't|might|may|must|should|shouldn't|adds|added|needs|needed|caused|broke|failed|turned out)\s.*$/iu;
+const TURNED_DOWN_WORDS = new Set(
+  (
+    "i we i've we've i'd we'd i'm we're am are have had already also first initially briefly could would might should do don't " +
+    'never not no ruled rule out rejected reject decided decide against discarded dismissed scrapped ditched dropped dropping ' +
+    'gave giving up on passed steer steered steering clear of opted chose to use using moving moved away from backed reverted ' +
+    'rolled back undid considered consider looked at into evaluated thought about experimented with tried trying was tempted ' +
+    'skipping skip avoiding avoid going go adding add switching migrating introducing a an the'
+  ).split(' '),
+);
+
+export function turnedDown(content: string): string {
+  const said = content.replace(/’/g, "'").split(REASON_START)[0] ?? '';
+  const words = said.trim().split(/\s+/);
+  let start = 0;
+  while (start < words.length && TURNED_DOWN_WORDS.has((words[start] as string).toLowerCase())) start++;
+  return ` ${words.slice(start).join(' ')} `.replace(SAID_OF_IT, ' ').replace(CLAUSE_END, ' ').trim();
+}
+
+/** The terms a memory rules out: what a preference says not to use, the approach a rejection turned down. */
+function ruledOutBy(hit: SearchHit): ReadonlySet<string> {
+  const clauses =
+    hit.type === 'preference_noted'
+      ? [...hit.content.matchAll(RULED_OUT)].map((m) => ` ${m[1] ?? ''}`.replace(CLAUSE_END, '').trim())
+      : hit.type === 'approach_rejected'
+        ? [turnedDown(hit.content)]
+        : [];
+  return new Set(clauses.flatMap((clause) => analyze(clause.split(/\s+/).slice(0, MAX_RULED_OUT_WORDS).join(' '))));
 }
 
 const LEAD: Record<string, string> = {

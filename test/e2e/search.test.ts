@@ -10,6 +10,7 @@ import { cortex, cortexJson } from '../helpers/cli.js';
 import { makeEvent } from '../helpers/events.js';
 import { journalAt } from '../helpers/journal.js';
 import { git, tempRepo, writeTree } from '../helpers/repo.js';
+import { assistant, session, user } from '../helpers/transcript.js';
 
 interface HitJson {
   id: string;
@@ -301,6 +302,23 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     expect(drop.stdout).not.toContain('Plan');
     expect(prompt(dir, "Let's remove the Redis session store").stdout).toContain('- Decided: Sessions are server-side in Redis');
     for (const quiet of ['thanks', 'what is next?', 'rename the variable in the sidebar component']) expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('recalls a rejected approach for any sentence that names it, not for one that shares only its reason', () => {
+    const dir = newRepo();
+    // Captured from what Claude said, as the Stop hook reads it: the only memory in the journal.
+    const transcript = join(dir, '.git', 'sess-kafka.jsonl');
+    writeFileSync(transcript, session([user('can we use kafka for the order events?'), assistant('Ruled out Kafka for the order events: the ops burden is too high for a team of three.')]));
+    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-kafka', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+    expect(search(dir, 'kafka').map((h) => h.type)).toEqual(['approach_rejected']);
+
+    for (const text of ['Add Kafka', "Let's bring Kafka back", 'I want to use Kafka for replay', "Kafka would make replay easy, let's add it"]) {
+      expect(prompt(dir, text).stdout).toContain('- Previously rejected: Ruled out Kafka for the order events');
+    }
+    // One word of its reason or of where it was turned down is not the approach.
+    for (const quiet of ['the team is off on Friday', 'why is the ops dashboard red?', 'the order page crashes on submit', 'thanks']) {
+      expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
+    }
   });
 
   it('respects cortex.recallBudget (0 turns recall off) and never blocks on a broken index', () => {

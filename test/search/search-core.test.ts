@@ -8,7 +8,7 @@ import { typoTerms } from '../../src/search/typos.js';
 import { addFeedback, bestOf, FEEDBACK_BOOST, FEEDBACK_TERMS, feedbackMaxDocs, feedbackTerms } from '../../src/search/feedback.js';
 import type { StoredDoc } from '../../src/search/documents.js';
 import fc from 'fast-check';
-import { renderRecall, selectRecall } from '../../src/search/recall.js';
+import { renderRecall, selectRecall, turnedDown } from '../../src/search/recall.js';
 import type { SearchHit } from '../../src/search/search.js';
 import { runQuery, type Segments } from '../../src/search/engine.js';
 import { oneEditApart } from '../../src/one-edit.js';
@@ -406,6 +406,41 @@ describe('recall', () => {
     // The same one word in a preference that does not rule it out, or in a learning, is not enough.
     expect(selectRecall(outcome({ ...never, content: 'Run npm scripts with --silent in this repo' }))).toEqual([]);
     expect(selectRecall(outcome({ ...never, type: 'knowledge_acquired', content: 'never npm link inside the monorepo' }))).toEqual([]);
+  });
+
+  it.each([
+    ['Ruled out Kafka for the order events: the ops burden is too high for a team of three.', 'Kafka'],
+    ['Ruled out Passport.js: too much indirection for three routes.', 'Passport.js'],
+    ['I considered Redis for the session store, but it would add another piece of infrastructure to run.', 'Redis'],
+    ['Terraform Cloud won’t work here because the security team blocks outbound state.', 'Terraform Cloud'],
+    ['We could cache the whole catalog in memory, but it would blow the 512 MB limit.', 'cache the whole catalog'],
+    ['I considered switching to pg_dump -Fc, which avoids the pipe, but the runbook expects .sql.gz', 'pg_dump -Fc'],
+    ["Doubling the pool didn't help, because the bottleneck was the lock.", 'Doubling the pool'],
+    ['Not going with GraphQL for the public API since REST clients exist', 'GraphQL'],
+    ['Reverted the connection pool change — it caused deadlocks', 'connection pool change'],
+    ['Redis for session storage', 'Redis'],
+    ['Using Redis for sessions was ruled out', 'Redis'],
+  ])('reads what a rejection turned down: %s', (content, approach) => {
+    expect(turnedDown(content)).toBe(approach);
+  });
+
+  it('speaks on one shared word when it names the approach a rejection turned down, and only then', () => {
+    const outcome = (text: string, h: SearchHit, docs = 1) => {
+      const plan = planQuery(text);
+      const k = plan.concepts.findIndex((c) => h.matched.includes(c));
+      return { hits: [{ ...h, concepts: k >= 0 ? [k] : [] }], plan, conceptDocs: plan.concepts.map(() => docs), indexed: 500 };
+    };
+    const kafka = hit({ id: 'r', type: 'approach_rejected', content: 'Ruled out Kafka for the order events: the ops burden is too high for a team of three', matched: ['kafka'] });
+    for (const text of ["let's bring kafka back", 'I want to use Kafka for replay', "kafka would make replay easy, let's add it"]) {
+      expect(selectRecall(outcome(text, kafka)).map((h) => h.id)).toEqual(['r']);
+    }
+    // Kafka named by many memories is no longer a word that picks this one out.
+    expect(selectRecall(outcome("let's bring kafka back", kafka, 400))).toEqual([]);
+    // A word of its reason, or of what it was turned down for, is not the approach.
+    expect(selectRecall(outcome('the team is off on friday', { ...kafka, matched: ['team'] }))).toEqual([]);
+    expect(selectRecall(outcome('the ops dashboard is red', { ...kafka, matched: ['ops'] }))).toEqual([]);
+    // Nor is the approach named in a decision or a learning enough on its own.
+    expect(selectRecall(outcome("let's bring kafka back", { ...kafka, type: 'decision_made', content: 'Kafka for the order events, rather than SQS' }))).toEqual([]);
   });
 
   it('does not ask a memory to share the words that only say which kind of memory is wanted', () => {
