@@ -120,6 +120,13 @@ const LEAD: Record<string, string> = {
 
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
+/**
+ * An id as `cortex log --oneline` prints it: its last 8 characters, the random part. Its front is
+ * the time it was captured, shared by every memory of one message, so it names none of them;
+ * forget and --supersedes take either end.
+ */
+const SHOWN_ID_CHARS = 8;
+
 /** One line per memory, whole lines only, within `budget` characters; '' when nothing fits. */
 export function renderRecall(hits: readonly SearchHit[], budget: number): string {
   const header = 'Cortex memory that bears on this prompt (from earlier sessions):\n';
@@ -127,7 +134,7 @@ export function renderRecall(hits: readonly SearchHit[], budget: number): string
   for (const hit of hits) {
     const reason = hit.reason && !hit.content.includes(hit.reason) ? ` — because ${clip(hit.reason, 200)}` : '';
     const instead = hit.alternative && !hit.content.includes(hit.alternative) ? ` (chosen instead: ${clip(hit.alternative, 100)})` : '';
-    const line = `- ${LEAD[hit.type] ?? 'Noted'}: ${clip(hit.content, 300)}${reason}${instead} [${hit.ts.slice(0, 10)}, ${hit.id.slice(0, 10)}]\n`;
+    const line = `- ${LEAD[hit.type] ?? 'Noted'}: ${clip(hit.content, 300)}${reason}${instead} [${hit.ts.slice(0, 10)}, ${hit.id.slice(-SHOWN_ID_CHARS)}]\n`;
     if (out.length + line.length > budget) break;
     out += line;
   }

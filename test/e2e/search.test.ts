@@ -321,6 +321,25 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     }
   });
 
+  it('names each recalled memory by an id that forget and --supersedes take, also for memories of one message', () => {
+    const dir = newRepo();
+    const transcript = join(dir, '.git', 'sess-db.jsonl');
+    writeFileSync(transcript, session([user('which store for the jobs table?'), assistant('Going with Postgres rather than MySQL, since we need JSONB indexes. Ruled out Redis: no durability guarantees for the jobs table.')]));
+    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-db', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+    const events = cortexJson<Array<{ id: string; content: string }>>(dir, ['log']);
+    expect(events).toHaveLength(2);
+    expect(events[0]?.id.slice(0, 10)).toBe(events[1]?.id.slice(0, 10)); // one message, one millisecond
+
+    const out = prompt(dir, 'Should the jobs table use MySQL with JSONB indexes or Redis?').stdout;
+    const shown = [...out.matchAll(/^- [^:]+: (.*) \[\d{4}-\d{2}-\d{2}, (\w+)\]$/gmu)].map((m) => ({ content: m[1] as string, id: m[2] as string }));
+    expect(shown).toHaveLength(2);
+    expect(new Set(shown.map((s) => s.id)).size).toBe(2);
+    for (const { id, content } of shown) expect(events.find((e) => e.id.endsWith(id))?.content).toBe(content);
+    const rejection = shown.find((s) => s.content.startsWith('Ruled out Redis')) as { id: string };
+    expect(cortex(dir, ['remember', 'Redis with AOF for the jobs table after all', '-t', 'decision', '--supersedes', rejection.id])).toMatchObject({ code: 0 });
+    expect(cortex(dir, ['forget', (shown.find((s) => s.content.startsWith('Going with Postgres')) as { id: string }).id])).toMatchObject({ code: 0 });
+  });
+
   it('respects cortex.recallBudget (0 turns recall off) and never blocks on a broken index', () => {
     const dir = newRepo();
     remember(dir, 'Redis for session storage', '-t', 'rejected');

@@ -464,6 +464,12 @@ describe('recall', () => {
     expect(renderRecall(picked, 2000)).not.toContain('Plan');
   });
 
+  it('names each memory by the end of its id, as log --oneline does: memories of one message share its front', () => {
+    const shown = renderRecall([hit({ id: '01M80MNTKC3ZDPKSMCXDFM1CSM' }), hit({ id: '01M80MNTKCBHPG8SNR2WN24BHR', type: 'approach_rejected', content: 'Redis for jobs' })], 2000);
+    expect(shown).toContain('Use Postgres advisory locks [2026-11-01, XDFM1CSM]');
+    expect(shown).toContain('Redis for jobs [2026-11-01, 2WN24BHR]');
+  });
+
   it('leaves out memories of the prompt\'s own session and keeps within the budget', () => {
     const plan = planQuery('postgres advisory locks');
     const outcome = { hits: [hit({ concepts: [0, 1] })], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 100 };
