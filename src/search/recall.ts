@@ -47,7 +47,10 @@ export function selectRecall(outcome: Pick<SearchOutcome, 'hits' | 'plan' | 'con
   const termsOf = plan.concepts.map((_, k) => plan.terms.filter((t) => t.concept === k).map((t) => t.term));
   const relevant = outcome.hits.filter((hit) => {
     if (hit.type === 'plan_created' || (session !== undefined && hit.session === session)) return false;
-    const matched = hit.concepts.filter((k) => meaningful[k]);
+    // A memory shares a word by the word or what it means (its equivalents, the things it covers),
+    // not by a word that starts like it or is a letter off: search ranks those, but "Can we drop
+    // Redis?" is not about the OAuth "redirects" a decision handles.
+    const matched = hit.concepts.filter((k) => meaningful[k] && termsOf[k]?.some((t) => hit.matched.includes(t)));
     if (!matched.some((k) => specific[k])) return false;
     if (matched.length >= wanted) return true;
     // One specific word is enough when it is what the memory rules out.

@@ -289,6 +289,7 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     const dir = newRepo();
     remember(dir, 'Sessions are server-side in Redis with a sliding expiry, replacing JWT access tokens', '-t', 'decision', '--why', 'revocation must be instant');
     remember(dir, 'The job queue already runs on Redis', '-t', 'learned');
+    remember(dir, 'Going with Passport.js rather than hand-written OAuth flows, since its strategies handle the redirects', '-t', 'decision');
     for (let i = 0; i < 8; i++) remember(dir, `Unrelated decision ${i} about the css grid layout`, '-t', 'decision');
     // Each session rewrites its todo list, and each list is a plan_created naming Redis again.
     for (const session of ['sess-3', 'sess-4', 'sess-5', 'sess-6']) {
@@ -300,6 +301,7 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     expect(drop.code).toBe(0);
     expect(drop.stdout).toContain('- Decided: Sessions are server-side in Redis');
     expect(drop.stdout).not.toContain('Plan');
+    expect(drop.stdout).not.toContain('Passport'); // "redirects" starts like the stem of Redis, and shares no word with the prompt
     expect(prompt(dir, "Let's remove the Redis session store").stdout).toContain('- Decided: Sessions are server-side in Redis');
     for (const quiet of ['thanks', 'what is next?', 'rename the variable in the sidebar component']) expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
   });

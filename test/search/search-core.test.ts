@@ -381,8 +381,8 @@ describe('recall', () => {
   it('offers a rejected approach the prompt is about to revisit, first, with its reason', () => {
     const plan = planQuery('lets store sessions in redis');
     const concepts = (...words: string[]) => words.map((w) => plan.concepts.indexOf(analyze(w)[0] as string)).filter((k) => k >= 0);
-    const rejected = hit({ id: 'r', type: 'approach_rejected', content: 'Redis for sessions', reason: 'one more service to run', concepts: concepts('redis', 'sessions') });
-    const decision = hit({ id: 'd', content: 'Sessions live in signed cookies', score: 9, concepts: concepts('sessions', 'store') });
+    const rejected = hit({ id: 'r', type: 'approach_rejected', content: 'Redis for sessions', reason: 'one more service to run', matched: analyze('redis sessions'), concepts: concepts('redis', 'sessions') });
+    const decision = hit({ id: 'd', content: 'Sessions live in signed cookies', score: 9, matched: analyze('sessions store'), concepts: concepts('sessions', 'store') });
     const picked = selectRecall({ hits: [decision, rejected], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
     expect(picked.map((h) => h.id)).toEqual(['r', 'd']);
     expect(renderRecall(picked, 2000)).toContain('Previously rejected: Redis for sessions — because one more service to run');
@@ -390,9 +390,9 @@ describe('recall', () => {
 
   it('stays silent on a prompt that only says what to do, or whose words are everywhere', () => {
     const vague = planQuery('please fix the code and run the tests');
-    expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: vague, conceptDocs: vague.concepts.map(() => 1), indexed: 100 })).toEqual([]);
+    expect(selectRecall({ hits: [hit({ matched: analyze('fix code'), concepts: [0, 1] })], plan: vague, conceptDocs: vague.concepts.map(() => 1), indexed: 100 })).toEqual([]);
     const common = planQuery('postgres locks');
-    expect(selectRecall({ hits: [hit({ concepts: [0, 1] })], plan: common, conceptDocs: common.concepts.map(() => 400), indexed: 1000 })).toEqual([]);
+    expect(selectRecall({ hits: [hit({ matched: analyze('postgres locks'), concepts: [0, 1] })], plan: common, conceptDocs: common.concepts.map(() => 400), indexed: 1000 })).toEqual([]);
   });
 
   it('speaks on one shared word when it is what a preference rules out, and only then', () => {
@@ -443,6 +443,22 @@ describe('recall', () => {
     expect(selectRecall(outcome("let's bring kafka back", { ...kafka, type: 'decision_made', content: 'Kafka for the order events, rather than SQS' }))).toEqual([]);
   });
 
+  it('counts a word as shared by the word or what it means, not by one that starts like it', () => {
+    const plan = planQuery('can we drop redis?');
+    const redis = plan.concepts.indexOf('redi');
+    const outcome = (h: SearchHit) => ({ hits: [h], plan, conceptDocs: plan.concepts.map(() => 2), indexed: 40 });
+    const sessions = hit({ id: 'd', content: 'Sessions are server-side in Redis', matched: ['redi'], concepts: [redis] });
+    expect(selectRecall(outcome(sessions)).map((h) => h.id)).toEqual(['d']);
+    // Search finds "redirects" by the prefix of "redis" (its stem "redi"); recall does not offer it.
+    const redirects = hit({ id: 'p', content: 'Going with Passport.js, since its strategies handle the redirects', matched: ['redirect'], concepts: [redis] });
+    expect(selectRecall(outcome(redirects))).toEqual([]);
+    // The specific things a general word covers count: "which database" is about Postgres.
+    const database = planQuery('which database should we use?');
+    const postgres = hit({ id: 'pg', content: 'Reports read from the Postgres replica', matched: ['postgr'], concepts: [database.concepts.indexOf('databas')] });
+    expect(database.terms.map((t) => t.term)).toContain('postgr');
+    expect(selectRecall({ hits: [postgres], plan: database, conceptDocs: database.concepts.map(() => 2), indexed: 40 }).map((h) => h.id)).toEqual(['pg']);
+  });
+
   it('does not ask a memory to share the words that only say which kind of memory is wanted', () => {
     const plan = planQuery('why did we pick pg_cron?');
     expect(plan.concepts.filter((_, k) => plan.intentOnly[k])).toEqual(['pick']);
@@ -457,8 +473,8 @@ describe('recall', () => {
   it('never offers a plan: the plan as first written says nothing of where it stands', () => {
     const plan = planQuery('the login endpoint returns 500 again');
     const all = plan.concepts.map((_, k) => k);
-    const planHit = hit({ id: 'plan', type: 'plan_created', content: 'Plan: Login endpoint; Session expiry job', concepts: all });
-    const fix = hit({ id: 'fix', type: 'error_resolved', content: 'The 500 on /login was a string bcrypt cost', concepts: all });
+    const planHit = hit({ id: 'plan', type: 'plan_created', content: 'Plan: Login endpoint; Session expiry job', matched: analyze('login endpoint 500'), concepts: all });
+    const fix = hit({ id: 'fix', type: 'error_resolved', content: 'The 500 on /login was a string bcrypt cost', matched: analyze('login endpoint 500'), concepts: all });
     const picked = selectRecall({ hits: [planHit, fix], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 500 });
     expect(picked.map((h) => h.id)).toEqual(['fix']);
     expect(renderRecall(picked, 2000)).not.toContain('Plan');
@@ -472,8 +488,9 @@ describe('recall', () => {
 
   it('leaves out memories of the prompt\'s own session and keeps within the budget', () => {
     const plan = planQuery('postgres advisory locks');
-    const outcome = { hits: [hit({ concepts: [0, 1] })], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 100 };
+    const outcome = { hits: [hit({ matched: analyze('postgres advisory'), concepts: [0, 1] })], plan, conceptDocs: plan.concepts.map(() => 1), indexed: 100 };
     expect(selectRecall(outcome, 's1')).toEqual([]);
+    expect(selectRecall(outcome, 'other')).toHaveLength(1);
     expect(renderRecall(selectRecall(outcome, 'other'), 40)).toBe('');
   });
 });
