@@ -17,6 +17,7 @@ if (process.argv[2] === 'git-hook') {
 } else {
   // Claude Code hooks are the hot path (every prompt and stop): imported statically, so they
   // load with this file; the git hooks' code is a chunk of its own.
-  await runHook(process.argv[3], io);
+  // `--catch-up`: a hook's own detached run, reading what it left of a long transcript.
+  await runHook(process.argv[3], io, { catchUp: process.argv[4] === '--catch-up' });
 }
 process.exit(0);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { emptyCaptureState, type CaptureState } from '../capture/extract.js';
 import { acquireLockFile } from '../lock-file.js';
@@ -70,13 +70,34 @@ export interface TranscriptTail {
   nextOffset: number;
   head: string;
   restarted: boolean;
+  /** Complete records left after `nextOffset` because the read stopped at `maxBytes`: read them next. */
+  more: boolean;
+  /** Bytes of one record too long to hold (over MAX_RECORD_BYTES) that were passed over unread. */
+  skipped: number;
+}
+
+/** A record longer than a chunk is still read whole up to this size (a pasted screenshot is a few MB); a longer one is skipped. */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** Where the line holding `from` ends (the offset of its newline), or -1 when the file ends first. */
+async function findLineEnd(handle: FileHandle, from: number, size: number): Promise<number> {
+  const buffer = Buffer.alloc(1024 * 1024);
+  for (let at = from; at < size; at += buffer.length) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - at), at);
+    const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
+    if (newline !== -1) return at + newline;
+    if (bytesRead === 0) break;
+  }
+  return -1;
 }
 
 /**
- * The complete lines of `path` after the cursor, at most `maxBytes` of them (the rest waits for
- * the next hook). A file shorter than the offset, or whose head changed, is read from the start.
+ * The complete lines of `path` after the cursor, at most `maxBytes` of them (`more` says that
+ * others follow). A file shorter than the offset, or whose head changed, is read from the start.
+ * A record longer than `maxBytes` is read whole, or passed over when it exceeds `maxRecordBytes`,
+ * so one huge line never stops the reading of what follows it.
  */
-export async function readTail(path: string, cursor: SessionCursor, maxBytes: number): Promise<TranscriptTail> {
+export async function readTail(path: string, cursor: SessionCursor, maxBytes: number, maxRecordBytes = MAX_RECORD_BYTES): Promise<TranscriptTail> {
   const info = await stat(path);
   // Opening a FIFO (or a device) blocks a thread-pool thread until a writer comes, and a process
   // exits only once its thread pool has: the hook would outlive its budget however it gave up.
@@ -87,12 +108,26 @@ export async function readTail(path: string, cursor: SessionCursor, maxBytes: nu
   const length = Math.min(info.size - start, maxBytes);
   let text = '';
   let nextOffset = start;
+  let skipped = 0;
   if (length > 0) {
     const handle = await open(path, 'r');
     try {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, start);
+      let buffer = Buffer.alloc(length);
+      let { bytesRead } = await handle.read(buffer, 0, length, start);
       let end = buffer.lastIndexOf(0x0a, bytesRead - 1);
+      if (end === -1 && start + bytesRead < info.size) {
+        // One record longer than a chunk: read it whole, or pass over it when it is huge.
+        const lineEnd = await findLineEnd(handle, start + bytesRead, info.size);
+        const recordEnd = lineEnd === -1 ? info.size : lineEnd + 1;
+        if (recordEnd - start <= maxRecordBytes) {
+          buffer = Buffer.alloc(recordEnd - start);
+          ({ bytesRead } = await handle.read(buffer, 0, buffer.length, start));
+          end = buffer.lastIndexOf(0x0a, bytesRead - 1);
+        } else if (lineEnd !== -1) {
+          skipped = recordEnd - start;
+          nextOffset = recordEnd;
+        }
+      }
       // A last line without its newline is read when it is a whole record: a file written
       // without a final newline would otherwise keep its last record from every hook.
       if (start + bytesRead === info.size && end !== bytesRead - 1 && isWholeRecord(buffer.subarray(end + 1, bytesRead))) end = bytesRead - 1;
@@ -105,7 +140,10 @@ export async function readTail(path: string, cursor: SessionCursor, maxBytes: nu
       await handle.close();
     }
   }
-  return { text, nextOffset, head: await fingerprint(path, nextOffset), restarted };
+  // What is left is more to read when the read stopped short of the file's end; otherwise it is
+  // at most a record still being written, which waits for the next hook.
+  const more = nextOffset > start && nextOffset < info.size && start + length < info.size;
+  return { text, nextOffset, head: await fingerprint(path, nextOffset), restarted, more, skipped };
 }
 
 /** One capture per session at a time (Stop and an async PostToolUse can overlap). */

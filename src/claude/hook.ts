@@ -3,7 +3,9 @@ import { refreshProjections } from '../workspace/refresh.js';
 import { cortexDir, discoverRepo, type Repo } from '../git/repo.js';
 import { openJournal } from '../journal/journal.js';
 import { assistantLine, captureSession, userLine, type CaptureOutcome } from './capture-session.js';
-import { HOOK_BUDGET_MS, HOOK_EVENTS, kebab, resolveHookEvent, type HookEvent } from './hook-events.js';
+import { CATCH_UP_BUDGET_MS, CATCH_UP_READ_MS, HOOK_BUDGET_MS, HOOK_EVENTS, HOOK_READ_MS, kebab, resolveHookEvent, SESSION_END_CHUNK_BYTES, type HookEvent } from './hook-events.js';
+import { MAX_RECORD_BYTES } from './cursor.js';
+import { startInBackground } from '../background.js';
 import { writeHookLog } from './hook-log.js';
 import { deliverBriefing } from './deliver-briefing.js';
 import { markSessionActive, markSessionEnded } from '../git-hooks/active-session.js';
@@ -32,16 +34,33 @@ interface Handled {
   summary: string;
   /** What Claude should see (SessionStart's briefing, a prompt's recall); printed only if the hook finishes in time. */
   context?: string;
+  /** Transcript left unread (bytes): a catch-up reads it. */
+  backlog?: number;
 }
 
-async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<Handled> {
+export interface HookOptions {
+  /** This run reads what an earlier run of the hook left unread (`cortex hook <event> --catch-up`). */
+  catchUp?: boolean;
+}
+
+interface Run extends HookOptions {
+  started: number;
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+async function handle(event: HookEvent, payload: Payload, repo: Repo, run: Run): Promise<Handled> {
   // Opened only by the branches that capture: most prompts capture nothing and should cost nothing.
   const journal = () => openJournal(repo);
   const session = str(payload.session_id) ?? 'unknown-session';
-  // Commits made while a session works carry its id as a trailer (prepare-commit-msg).
-  if (event === 'SessionEnd') await markSessionEnded(repo, session);
-  else if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'Stop') await markSessionActive(repo, session);
+  // Commits made while a session works carry its id as a trailer (prepare-commit-msg). A
+  // catch-up runs later, maybe after the session ended: it says nothing about that.
+  if (!run.catchUp) {
+    if (event === 'SessionEnd') await markSessionEnded(repo, session);
+    else if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'Stop') await markSessionActive(repo, session);
+  }
   let outcome: CaptureOutcome;
+  let transcriptPath: string | undefined;
   switch (event) {
     case 'SessionStart':
       return deliverBriefing(await journal(), str(payload.source) ?? 'startup');
@@ -70,33 +89,45 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo): Promise<H
       break;
     }
     case 'SubagentStop':
-      outcome = await captureSession(await journal(), {
-        session,
-        transcriptPath: str(payload.agent_transcript_path) ?? str(payload.transcript_path),
-        includeSidechains: true,
-        extraLines: str(payload.last_assistant_message) ? [assistantLine(payload.last_assistant_message as string, session)] : [],
-      });
-      break;
     case 'Stop':
     case 'PreCompact':
     case 'PostCompact':
     case 'SessionEnd': {
+      transcriptPath = event === 'SubagentStop' ? (str(payload.agent_transcript_path) ?? str(payload.transcript_path)) : str(payload.transcript_path);
       // The transcript may lag the conversation; Stop's last message fills the gap (deduped).
       const last = str(payload.last_assistant_message);
-      outcome = await captureSession(await journal(), { session, transcriptPath: str(payload.transcript_path), extraLines: last ? [assistantLine(last, session)] : [] });
+      const reading = run.catchUp ? { readUntil: run.started + CATCH_UP_READ_MS } : event === 'SessionEnd' ? { chunkBytes: SESSION_END_CHUNK_BYTES } : { readUntil: run.started + HOOK_READ_MS[event] };
+      outcome = await captureSession(await journal(), {
+        session,
+        transcriptPath,
+        includeSidechains: event === 'SubagentStop',
+        extraLines: last ? [assistantLine(last, session)] : [],
+        ...reading,
+      });
       break;
     }
   }
   if (outcome.transcriptError) throw new HookProblem(`${outcome.transcriptError}: ${str(payload.transcript_path) ?? '(no transcript_path)'}; captured ${outcome.stored} from the payload only`);
   if (outcome.busy) return { summary: 'another capture of this session is running; it will pick this up' };
   let summary = `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
+  if (outcome.skippedBytes) summary += `, passed over ${megabytes(outcome.skippedBytes)} of transcript records too long to read (over ${megabytes(MAX_RECORD_BYTES)} each)`;
+  if (outcome.backlog) summary += `; ${megabytes(outcome.backlog)} of the transcript is left to read, by a catch-up`;
   // The tracked files follow memory at the end of a turn and before compaction, and only when
   // something they show was captured (file and command events never change them), into a tree
   // the session changed: a clean one stays clean (refresh.ts).
   if ((event === 'Stop' || event === 'PreCompact' || event === 'SessionEnd') && outcome.projected > 0 && repo.workTree) {
     summary += `; ${await refreshProjections(await journal(), { files: true, keepCleanTree: true })}`;
   }
-  return { summary };
+  return { summary, backlog: outcome.backlog };
+}
+
+/**
+ * What a hook left unread is read by the same hook with the same payload, detached, so nobody
+ * waits for it (with CORTEX_FOREGROUND, here and now, as the detached run would).
+ */
+async function catchUp(event: HookEvent, payload: string, repo: Repo, io: HookIO): Promise<void> {
+  if (startInBackground(['hook', kebab(event), '--catch-up'], { cwd: repo.workTree ?? repo.gitDir, cortexDir: cortexDir(repo), input: payload })) return;
+  await runHook(kebab(event), { ...io, readStdin: async () => payload, stdout: { write: () => true } }, { catchUp: true });
 }
 
 /** An expected problem: reported in one line, the hook still exits 0. */
@@ -126,15 +157,19 @@ function parsePayload(text: string): Payload {
   return value as Payload;
 }
 
-export async function runHook(eventName: string | undefined, io: HookIO): Promise<void> {
+export async function runHook(eventName: string | undefined, io: HookIO, options: HookOptions = {}): Promise<void> {
   const event = resolveHookEvent(eventName);
   if (!event) {
     io.stderr.write(`cortex hook: unknown event "${eventName ?? ''}" (one of ${HOOK_EVENTS.map(kebab).join(', ')}); nothing done\n`);
     return;
   }
+  const run: Run = { ...options, started: Date.now() };
+  const name = `${kebab(event)}${run.catchUp ? ' (catch-up)' : ''}`;
+  const budget = run.catchUp ? CATCH_UP_BUDGET_MS : HOOK_BUDGET_MS[event];
   let logDir: string | undefined;
   const work = (async () => {
-    const payload = parsePayload(await io.readStdin());
+    const text = await io.readStdin();
+    const payload = parsePayload(text);
     const cwd = str(payload.cwd) ?? io.cwd;
     let repo: Repo;
     try {
@@ -144,28 +179,30 @@ export async function runHook(eventName: string | undefined, io: HookIO): Promis
       throw err;
     }
     logDir = cortexDir(repo);
-    const handled = await handle(event, payload, repo);
-    await writeHookLog(logDir, `${kebab(event)}: ${handled.summary}`);
-    return handled;
+    const handled = await handle(event, payload, repo, run);
+    await writeHookLog(logDir, `${name}: ${handled.summary}`);
+    return { ...handled, text, repo };
   })();
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), HOOK_BUDGET_MS[event])));
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), budget)));
   try {
     const result = await Promise.race([work, timeout]);
     if (result !== 'timeout' && result.context) io.stdout.write(result.context);
     if (result === 'timeout') {
-      io.stderr.write(`cortex hook ${kebab(event)}: gave up after ${HOOK_BUDGET_MS[event]} ms; continuing without it\n`);
-      if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: timed out after ${HOOK_BUDGET_MS[event]} ms`);
+      io.stderr.write(`cortex hook ${name}: gave up after ${budget} ms; continuing without it\n`);
+      if (logDir) await writeHookLog(logDir, `${name}: error: timed out after ${budget} ms`);
+    } else if (result.backlog) {
+      await catchUp(event, result.text, result.repo, io);
     }
   } catch (err) {
     const denied = deniedPath(err, logDir);
     const expected = err instanceof HookProblem || isCortexError(err) || denied !== null;
     const message = denied ? `cannot write ${denied}: nothing stored; cortex doctor says how to fix it` : err instanceof Error ? err.message : String(err);
-    io.stderr.write(`cortex hook ${kebab(event)}: ${expected ? message : `unexpected error (${message.split('\n')[0]}); see .git/cortex/log`}\n`);
+    io.stderr.write(`cortex hook ${name}: ${expected ? message : `unexpected error (${message.split('\n')[0]}); see .git/cortex/log`}\n`);
     // Claude Code shows nobody a hook's stderr on exit 0, and the log is likely as unwritable as
     // what failed: once a session, at its start, the user is told.
     if (denied && event === 'SessionStart') io.stdout.write(`${JSON.stringify({ systemMessage: `Cortex cannot write ${denied}, so this session's memory will not be saved. Run cortex doctor for the fix.` })}\n`);
-    if (logDir) await writeHookLog(logDir, `${kebab(event)}: error: ${expected ? message : (err as Error)?.stack ?? message}`);
+    if (logDir) await writeHookLog(logDir, `${name}: error: ${expected ? message : (err as Error)?.stack ?? message}`);
   } finally {
     clearTimeout(timer);
   }

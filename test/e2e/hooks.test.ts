@@ -233,6 +233,46 @@ describe('hooks fail open', () => {
   });
 });
 
+describe('a transcript longer than a hook reads at once', () => {
+  const first = '[MEMORY: decision] Use Kafka for the event bus because replay matters.';
+  const last = '[MEMORY: decision] Use zstd for the archives because it is faster.';
+  /** ~10 MB, a decision at each end: as when hooks start mid-session or a transcript is fed once. */
+  function longTranscript(): string {
+    const path = join(tempDir(), 'long.jsonl');
+    const filler = JSON.stringify(toolResult('x', 'y'.repeat(100_000))) + '\n';
+    writeFileSync(path, session([assistant(first)]) + filler.repeat(100) + session([assistant(last)]));
+    return path;
+  }
+  const decisions = (dir: string) => cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content).sort();
+  const endPayload = (dir: string, transcript: string) => stopPayload(dir, transcript, { hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+
+  it('session-end reads one chunk and leaves the rest to a catch-up (with CORTEX_FOREGROUND, in process): the end of the session is kept', () => {
+    const dir = tempRepo();
+    const result = cortex(dir, ['hook', 'session-end'], { input: endPayload(dir, longTranscript()), env: { CORTEX_FOREGROUND: '1' } });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(decisions(dir)).toEqual([first, last].map((d) => d.replace('[MEMORY: decision] ', '')).sort());
+    const log = readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8');
+    expect(log).toMatch(/session-end: stored 1 event; \d+\.\d MB of the transcript is left to read, by a catch-up/);
+    expect(log).toMatch(/session-end \(catch-up\): stored 1 event/);
+  });
+
+  it('the catch-up runs detached, so session-end returns at once', async () => {
+    const dir = tempRepo();
+    expect(cortex(dir, ['hook', 'session-end'], { input: endPayload(dir, longTranscript()) })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    for (const until = Date.now() + 20_000; decisions(dir).length < 2 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(decisions(dir)).toHaveLength(2);
+    expect(readdirSync(join(dir, '.git', 'cortex')).filter((f) => f.startsWith('input-'))).toEqual([]);
+  });
+
+  it('a record longer than a chunk (a pasted screenshot) is read, and what follows it too', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 'big-record.jsonl');
+    writeFileSync(transcript, session([assistant(first), toolResult('x', 'y'.repeat(9 * 1024 * 1024)), assistant(last)]));
+    expect(cortex(dir, ['hook', 'stop'], { input: stopPayload(dir, transcript) }).code).toBe(0);
+    expect(decisions(dir)).toHaveLength(2);
+  });
+});
+
 describe('cortex hook post-tool-use and user-prompt-submit', () => {
   it('records an edit as it happens, and the later stop does not record it again', () => {
     const dir = tempRepo();
