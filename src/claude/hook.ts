@@ -107,7 +107,7 @@ async function handle(event: HookEvent, payload: Payload, repo: Repo, run: Run):
       break;
     }
   }
-  if (outcome.transcriptError) throw new HookProblem(`${outcome.transcriptError}: ${str(payload.transcript_path) ?? '(no transcript_path)'}; captured ${outcome.stored} from the payload only`);
+  if (outcome.transcriptError) throw new HookProblem(`${outcome.transcriptError}: ${transcriptPath ?? '(no transcript_path)'}; captured ${outcome.stored} from the payload only`);
   if (outcome.busy) return { summary: 'another capture of this session is running; it will pick this up' };
   let summary = `stored ${outcome.stored} event${outcome.stored === 1 ? '' : 's'}${outcome.skippedLines ? `, skipped ${outcome.skippedLines} unreadable transcript lines` : ''}`;
   if (outcome.skippedBytes) summary += `, passed over ${megabytes(outcome.skippedBytes)} of transcript records too long to read (over ${megabytes(MAX_RECORD_BYTES)} each)`;

@@ -171,6 +171,17 @@ describe('hooks fail open', () => {
     expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('transcript not found');
   });
 
+  it("a subagent's missing transcript: the message names that file, not the session's transcript beside it", () => {
+    const dir = tempRepo();
+    const main = join(tempDir(), 'main.jsonl');
+    writeFileSync(main, session([user('explore the repo')]));
+    const agent = join(dirname(main), 'subagents', 'agent-a1.jsonl');
+    const payload = stopPayload(dir, main, { hook_event_name: 'SubagentStop', agent_id: 'a1', agent_type: 'Explore', agent_transcript_path: agent });
+    const result = cortex(dir, ['hook', 'subagent-stop'], { input: payload });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toBe(`cortex hook subagent-stop: transcript not found: ${agent}; captured 0 from the payload only\n`);
+  });
+
   it('a transcript path that is a FIFO (an open would block until a writer comes): every capturing hook exits 0 at once', () => {
     const dir = tempRepo();
     const fifo = join(tempDir(), 'transcript.jsonl');
