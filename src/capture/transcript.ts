@@ -63,7 +63,9 @@ export function parseTranscript(text: string): Transcript {
   // Chains (the session, or one agent) whose next answer is a summary: a compaction prompt was put to them.
   const summarising = new Set<string>();
 
-  for (const line of text.split('\n')) {
+  for (const raw of text.split('\n')) {
+    // A byte-order mark (a transcript saved by an editor on Windows) is no part of the record.
+    const line = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     if (line.trim() === '') continue;
     let record: unknown;
     try {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexJson } from '../helpers/cli.js';
 import { git, tempDir, tempRepo } from '../helpers/repo.js';
-import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
+import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
@@ -161,6 +161,17 @@ describe('cortex extract', () => {
       expect.objectContaining({ type: 'decision_made', confidence: 0.8, provenance: 'layer2:chose', meta: { reason: 'we need transactions across orders and payments', rejected: 'MongoDB' } }),
     ]);
     for (const e of events) expect(e.id).toMatch(/^[0-9A-Z]{26}$/);
+  });
+
+  it('reads the first record of a transcript that starts with a byte-order mark, as import does; so does the Stop hook', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 'bom.jsonl');
+    writeFileSync(transcript, `\uFEFF${session([user('[MEMORY: decision] Use SQS for the job queue because we are on AWS already'), assistant('OK.')])}`);
+    const result = cortex(dir, ['extract', transcript, '--json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect((JSON.parse(result.stdout) as Array<{ content: string }>).map((e) => e.content)).toEqual(['Use SQS for the job queue because we are on AWS already']);
+    cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) });
+    expect(cortexJson<Array<{ type: string }>>(dir, ['log']).map((e) => e.type)).toEqual(['decision_made']);
   });
 
   it('says so in one line when the transcript is missing', () => {
