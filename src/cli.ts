@@ -192,11 +192,11 @@ function commands(cli: Argv, io: CommandIO): Argv {
       'extract <transcript>',
       'run capture on a Claude Code transcript without storing anything',
       (y) =>
-        y.positional('transcript', { type: 'string', demandOption: true, describe: 'a transcript .jsonl file' }).options({
+        y.positional('transcript', { type: 'string', demandOption: true, describe: 'a transcript .jsonl file (- for stdin)' }).options({
           session: { type: 'string', describe: 'session id to stamp (default: the transcript\'s own)' },
           ...jsonOption,
         }),
-      (argv) => run(async () => (await import('./commands/extract.js')).runExtract({ ...argv, transcript: argv.transcript as string }, io)),
+      (argv) => run(async () => (await import('./commands/extract.js')).runExtract({ ...argv, transcript: stdinPath(argv.transcript as string) }, io)),
     )
     .command(
       'hook <event>',

@@ -174,6 +174,13 @@ describe('cortex extract', () => {
     expect(cortexJson<Array<{ type: string }>>(dir, ['log']).map((e) => e.type)).toEqual(['decision_made']);
   });
 
+  it('reads the transcript from stdin for -, as import does', () => {
+    const text = session([assistant('Ruled out GraphQL: three REST endpoints do not need it.')]) + '{"type":"assistant", "trunc';
+    const result = cortex(tempDir(), ['extract', '-', '--json'], { input: text });
+    expect(result).toMatchObject({ code: 0, stderr: 'cortex: warning: skipped 1 unreadable line in stdin\n' });
+    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ type: 'approach_rejected', session: 'test-session' })]);
+  });
+
   it('says so in one line when the transcript is missing', () => {
     expect(cortex(tempDir(), ['extract', 'nope.jsonl', '--json'])).toMatchObject({ code: 1, stderr: 'cortex: nope.jsonl: no such file\n', stdout: '' });
   });
