@@ -29,11 +29,13 @@ interface Install {
 
 /**
  * What runs when. Capture that nobody waits for runs async; SessionStart and UserPromptSubmit
- * stay synchronous because what they print becomes context. SessionEnd's timeout in a settings
- * file raises Claude Code's shared 1.5 s budget.
+ * stay synchronous because what they print becomes context. SessionStart runs for every source
+ * (`fork` since Claude Code 2.1.214; earlier forks said `resume`, and an older Claude Code
+ * matches the word against nothing). SessionEnd's timeout in a settings file raises Claude
+ * Code's shared 1.5 s budget. Running `cortex init` again brings an older install up to date.
  */
 export const INSTALLS: readonly Install[] = [
-  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 15 },
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact|fork', timeout: 15 },
   { event: 'UserPromptSubmit', timeout: 10 },
   { event: 'PostToolUse', matcher: 'Edit|Write|MultiEdit|NotebookEdit', timeout: 30, async: true },
   { event: 'Stop', timeout: 60, async: true },
@@ -54,6 +56,23 @@ export function cortexHooksIn(settings: Settings): Map<string, string> {
     for (const group of groups) for (const h of Array.isArray(group?.hooks) ? group.hooks : []) if (isOurs(h)) found.set(event, h.command);
   }
   return found;
+}
+
+/**
+ * Cortex's entries that run on other matches than this version installs (written by an older
+ * Cortex, say SessionStart without `fork`), each as `event "matcher"`: `cortex init` updates them.
+ */
+export function outdatedCortexMatchers(settings: Settings): string[] {
+  const outdated: string[] = [];
+  for (const install of INSTALLS) {
+    const groups = settings.hooks?.[install.event];
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const ours = Array.isArray(group?.hooks) && group.hooks.some(isOurs);
+      if (ours && (group.matcher ?? '') !== (install.matcher ?? '')) outdated.push(`${install.event} "${group.matcher ?? ''}"`);
+    }
+  }
+  return outdated;
 }
 
 export function withCortexHooks(settings: Settings, executable: string): Settings {

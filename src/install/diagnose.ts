@@ -4,7 +4,7 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, relative, sep } from 'node:path';
-import { INSTALLS, cortexHooksIn } from '../claude/settings.js';
+import { INSTALLS, cortexHooksIn, outdatedCortexMatchers } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
 import { isWriteRefused } from '../errors.js';
@@ -326,6 +326,7 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
   const events = new Map<string, string>();
   const where: string[] = [];
   const disabled = new Map<string, boolean>();
+  const outdated: string[] = [];
   for (const file of files) {
     let value: Record<string, unknown>;
     try {
@@ -335,6 +336,7 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
     }
     const ours = cortexHooksIn(value);
     if (ours.size > 0) where.push(file);
+    outdated.push(...outdatedCortexMatchers(value).map((m) => `${m} in ${file}`));
     for (const [event, command] of ours) events.set(event, command);
     if (typeof value.disableAllHooks === 'boolean') disabled.set(file, value.disableAllHooks);
   }
@@ -345,6 +347,10 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
   const decides = [local, project, user].find((f) => f !== null && disabled.has(f));
   if (decides && disabled.get(decides)) return { found: true, command, finding: { check, status: 'fail', detail: `"disableAllHooks": true in ${decides}: Claude Code runs none of them, so sessions are not captured`, fix: `remove "disableAllHooks" from ${decides}` } };
   if (missing.length > 0) return { found: true, command, finding: { check, status: 'warn', detail: `missing for ${missing.join(', ')} (in ${where.join(', ')})`, fix: 'cortex init' } };
+  if (outdated.length > 0) {
+    const wanted = INSTALLS.filter((i) => outdated.some((o) => o.startsWith(`${i.event} `))).map((i) => `${i.event} "${i.matcher ?? ''}"`);
+    return { found: true, command, finding: { check, status: 'warn', detail: `written by an older Cortex: ${outdated.join(', ')}; this version runs ${wanted.join(', ')}`, fix: 'cortex init' } };
+  }
   return { found: true, command, finding: { check, status: 'ok', detail: `${events.size} events, in ${where.join(', ')}` } };
 }
 

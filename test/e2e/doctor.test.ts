@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexOnPath } from '../helpers/cli.js';
@@ -91,6 +91,20 @@ describe('cortex doctor', () => {
       cortex(dir, ['init'], { env });
       return { env, dir };
     };
+
+    it('hooks an older Cortex wrote (a SessionStart that misses fork): a warning whose fix, cortex init, updates them', () => {
+      const { env, dir } = installed();
+      const settings = join(dir, '.claude', 'settings.json');
+      writeFileSync(settings, readFileSync(settings, 'utf8').replace('startup|resume|clear|compact|fork', 'startup|resume|clear|compact'));
+      expect(finding(doctor(dir, env).diagnosis, 'Claude Code hooks')).toEqual({
+        check: 'Claude Code hooks',
+        status: 'warn',
+        detail: `written by an older Cortex: SessionStart "startup|resume|clear|compact" in ${settings}; this version runs SessionStart "startup|resume|clear|compact|fork"`,
+        fix: 'cortex init',
+      });
+      cortex(dir, ['init'], { env });
+      expect(finding(doctor(dir, env).diagnosis, 'Claude Code hooks')?.status).toBe('ok');
+    });
 
     it('"disableAllHooks": true in the Claude Code settings that decide (settings.local.json over settings.json over the user\'s)', () => {
       const { env, dir } = installed();

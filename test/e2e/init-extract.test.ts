@@ -103,6 +103,29 @@ describe('cortex init and Claude Code settings', () => {
     expect(existsSync(join(dir, '.claude', 'settings.json'))).toBe(true);
   });
 
+  it('the briefing runs for every SessionStart source, fork too; init run again updates an older install, and uninstall still gives back the bytes init found', () => {
+    const mine = '{\n  "model": "opus"\n}\n';
+    const dir = tempRepo({ files: { '.claude/settings.json': mine } });
+    cortex(dir, ['init', '--no-git']);
+    const path = join(dir, '.claude', 'settings.json');
+    const matcher = () => readJson(path).hooks.SessionStart.at(-1).matcher as string;
+    expect(matcher().split('|').sort()).toEqual(['clear', 'compact', 'fork', 'resume', 'startup']);
+
+    // As an older Cortex left it: the matcher without fork, in the file and in init's record of what it wrote.
+    const older = (text: string) => text.replaceAll('startup|resume|clear|compact|fork', 'startup|resume|clear|compact');
+    writeFileSync(path, older(readFileSync(path, 'utf8')));
+    const record = join(dir, '.git', 'cortex', 'installed.json');
+    writeFileSync(record, older(readFileSync(record, 'utf8')));
+    expect(matcher()).toBe('startup|resume|clear|compact');
+    expect(cortexJson<{ changed: string[] }>(dir, ['init', '--no-git']).changed).toEqual(['.claude/settings.json']);
+    expect(matcher()).toBe('startup|resume|clear|compact|fork');
+    expect(readJson(path).hooks.SessionStart).toHaveLength(1);
+
+    expect(cortex(dir, ['uninstall']).code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(mine);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
   it('--local writes the personal settings file instead', () => {
     const dir = tempRepo();
     expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local']).changed).toContain('.claude/settings.local.json');
