@@ -67,6 +67,15 @@ function replay(session: StorySession): void {
   process.stdout.write(dim(`${session.turns.length} turn${session.turns.length === 1 ? "" : "s"} captured by the Stop hook; committed "${session.commit}".\n`));
 }
 
+/** What Cortex added to the work tree, read from it: everything tracked that the story itself did not write. */
+function addedByCortex(): string[] {
+  const written = new Set(['README.md', ...STORY.flatMap((session) => session.turns.flat()).flatMap((step) => ('edit' in step ? [step.edit] : []))].map((path) => path.split('/')[0]));
+  const top = git('ls-files').split('\n').filter(Boolean).map((path) => path.split('/'));
+  return [...new Set(top.filter(([first]) => !written.has(first!)).map((parts) => (parts.length > 1 ? `${parts[0]}/` : parts[0]!)))];
+}
+
+const listed = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? 'nothing'));
+
 try {
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'ana@example.com');
@@ -97,7 +106,7 @@ try {
   process.stdout.write(`\n${bold('UserPromptSubmit')}   ${dim(`a new session's prompt: "${prompt}"; what the hook adds to Claude's context:`)}\n${recalled || dim('(nothing)\n')}`);
   show('regenerate the tracked files for this HEAD', ['projections', '--write']);
   process.stdout.write(`\n${bold('.cortex/active-plan.md')} ${dim('(tracked, reviewable in pull requests)')}\n${readFileSync(join(dir, '.cortex', 'active-plan.md'), 'utf8')}`);
-  process.stdout.write(`\nMemory lives on the branch cortex/journal; your work tree only gains .cortex/ and .claude/.\n`);
+  process.stdout.write(`\nMemory lives on the branch cortex/journal; your work tree only gains ${listed(addedByCortex())}.\n`);
   if (keep) process.stdout.write(`Kept the repository: ${dir}\n`);
 } finally {
   rmSync(transcripts, { recursive: true, force: true });

@@ -21,5 +21,7 @@ describe('npm run demo (the Quick start)', () => {
     expect(diff).toMatch(/Decisions \(1\)\n {2}\+ Slugs are 7 characters of base62/);
     expect(diff).toMatch(/Rejected approaches \(1\)\n {2}\+ Hash-based slugs/);
     expect(diff).not.toContain('Postgres');
+    // What init and the hooks add to the work tree, every file of it.
+    expect(out.trimEnd().split('\n').at(-1)).toBe('Memory lives on the branch cortex/journal; your work tree only gains .claude/, .cortex/ and .gitattributes.');
   });
 });
