@@ -1,6 +1,6 @@
 import type { EventType, Meta } from '../events/types.js';
 import { tidy, type Candidate } from './candidate.js';
-import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
+import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, fallsShort, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
 import { splitProse, type Sentence } from './prose.js';
 
 /**
@@ -149,7 +149,7 @@ const FIX_PHRASE = /(?:;\s*|\band )(?:added|removed|changed|moved|replaced|rever
  * opens a clause and is the subject of "fixed"; not "nothing fixed it", "hasn't fixed", "might
  * have fixed".
  */
-const GERUND_FIXED = /(?:^|[;:—–]\s*|,\s*(?:and\s+)?|\band\s+)(?!(?:nothing|something|anything|everything|during|string)\b)[a-z]{3,}ing\b[^;:.?]{0,160}?\b(?<!(?:\bnot|\bnever|n't|\bhave|\bhas|\bhad) )(?:fixed|fixes|resolved|solved|cured|eliminated|got rid of)\s+(?:the|both|all|it|this|that|these|those|our|each|every)\b/;
+const GERUND_FIXED = /(?:^|[;:—–]\s*|,\s*(?:and\s+)?|\band\s+)(?!(?:nothing|something|anything|everything|during|string)\b)[a-z]{3,}ing\b[^;:.?]{0,160}?\b(?<!(?:\bnot|\bnever|n't|\bhave|\bhas|\bhad) )(?:fixed|fixes|resolved|solved|cured|cleared|eliminated|got rid of)\s+(?:the|both|all|it|this|that|these|those|our|each|every)\b/;
 /**
  * A fix told as a consequence of a cause: "`SecItemAdd` refuses to overwrite, so `save` now calls
  * `SecItemUpdate` first". The cause is a refusal or failure; what follows "so … now" is what the
@@ -190,6 +190,12 @@ function introducedFinding(m: string): boolean {
  */
 const DESCRIBES_CODE = /^(?:the|this|that|these|those|its|each|every|our|their)\s+(?:[\w·.@/-]+\s+){0,3}?(?:(?:now|still|already|currently|also|actually|just|then)\s+)?(?:uses|used|calls|called|takes|took|gets|got|returns|returned|issues|issued|reads|writes|wrote|sends|sent|stores|stored|keeps|kept|runs|ran|does|did|relies on|expects|accepts|produces|emits|loads|passes|renders|checks|creates|handles|generates|fetches|queries|imports|mocks|stubs|hits|points to|lives|goes|finishes|finished|completes|completed|resolves to|falls back to)\b/;
 
+/**
+ * "rather than" in what is, not what was chosen: "…, since `broadcast/2` uses X rather than Y",
+ * "The key is in plain text in the ConfigMap rather than a Secret".
+ */
+const STATE_RATHER = /\b(?:since|because|as)\b[^.]*\b(?:uses|calls|returns|sends|reads|has)\b[^.]*\b(?:rather than|instead of)\b|^(?!.*\b(?:i|we)\b)[^.]*\b(?:is|are|was|were) (?!(?:now|better|faster|simpler|safer)\b)[^.;]{0,60}\brather than\b/;
+
 const OVER_VERB = /\b(?:i'll|we'll|i will|we will|i'm|we're|let's|use|using|keep|prefer|store|go|put|move|make)\b/;
 
 /** A reason or contrast that makes a described change a choice. */
@@ -207,7 +213,7 @@ const CUES: Cue[] = [
   { type: 'error_resolved', name: 'that-fixed-it', confidence: 0.7, test: /\b(?:that|this|which) (?:fixed|fixes|resolved|solved) (?:it|the (?:failing [\w-]+|issue|problem|bug|error|crash|failure|test|build|race|leak))\b/ },
 
   // approach_rejected: something considered and turned down
-  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
+  { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|(?<!\b(?:been|being|was|were|is|are|get|gets|got) )rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
   // "Terraform Cloud won't work here because …": a definite "won't", with its reason. "might not work" is a doubt.
   { type: 'approach_rejected', name: 'wont-work', confidence: 0.8, test: /\b(?:won't|will not|wouldn't|would not|can't|cannot|doesn't|does not) work (?:here|for us|for this(?: project| repo| codebase| case)?|in this (?:project|repo|codebase|case|setup))\s*(?:,\s*)?(?:because|since|as|given that|:|—|–| - )/ },
   { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|isn't an option|aren't an option|isn't viable|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
@@ -222,12 +228,13 @@ const CUES: Cue[] = [
   { type: 'approach_rejected', name: 'tried-failed', confidence: 0.7, test: /\btried\b.*\b(?:didn't|did not|doesn't|failed|broke|was too|caused|made things|no luck|no effect)\b/ },
   { type: 'approach_rejected', name: 'would-but', confidence: 0.65, test: all((m) => !/\b(?:not sure|unsure|not certain)\b/.test(m), /\b(?:would|could|might)\b/, /\b(?:but|however|though|, so)\b/, /\b(?:but (?:it|that|this|we|i|then)|so i|so we|which (?:i|we) (?:don't|do not)|not worth|too (?:slow|heavy|complex|expensive|risky|brittle|much))\b/) },
 
-  { type: 'approach_rejected', name: 'falls-short', confidence: 0.66, test: turnedDown },
+  { type: 'approach_rejected', name: 'falls-short', confidence: 0.82, test: fallsShort },
+  { type: 'approach_rejected', name: 'would-cost', confidence: 0.66, test: turnedDown },
 
   // decision_made: a choice, stated as made
   { type: 'decision_made', name: 'decided', confidence: 0.85, test: /\b(?:i|we)(?:'ve| have)? (?:decided|agreed|settled|chosen|opted)\b|\b(?:decision|verdict)(?: here)? (?:is|was|:)|^decision\b/ },
   { type: 'decision_made', name: 'chose', confidence: 0.8, test: /\b(?:going with|go with|went with|opted for|opting for|chose|choosing|settled on|settling on|sticking with|stick with|picked|landed on|standardi[sz]e on|standardi[sz]ing on|switch(?:ed|ing)? (?:over )?to|moving to|migrat(?:e|ed|ing) to|(?:i|we)(?:'ve| have)? (?:switched|migrated|ported) (?:[\w.·@/-]+ ){1,4}(?:over )?to|i'm using|we're using|i'm keeping|we're keeping|we'll keep|i'll keep|we'll use|i'll use|we use|let's use|let's go with|let's keep)\b/ },
-  { type: 'decision_made', name: 'switching', confidence: 0.75, test: any(all(/^(?:switching|moving|changing|converting|migrating|replacing|swapping)\b.{2,80}\b(?:to|with|by|for)\b/, CHOICE_REASON), /\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/) },
+  { type: 'decision_made', name: 'switching', confidence: 0.75, test: any(all(/^(?:switching|moving|changing|converting|migrating|replacing|swapping|rewriting|porting|splitting)\b.{2,80}\b(?:to|with|by|for)\b/, CHOICE_REASON), /\b(?:i'm|we're|i am|we are) (?:now )?(?:switching|moving|changing|replacing|swapping|converting|migrating)\b/) },
   // "Raised the CPU request to 750m so a warming pod doesn't count as overloaded": a value chosen, and why.
   { type: 'decision_made', name: 'set-to-so', confidence: 0.7, test: /^(?:switched|raised|lowered|increased|reduced|decreased|bumped|pinned|capped|limited|set|changed|moved|replaced)\b[^.;]{2,100}?\b(?:to|with|at)\b[^.;]{1,80}?\b(?:so that|so|to avoid|to keep|to prevent|to stop|since|because)\b/ },
   // "Adding a startupProbe with failureThreshold 30 instead, so liveness …": this rather than that.
@@ -235,7 +242,7 @@ const CUES: Cue[] = [
   { type: 'decision_made', name: 'so-will', confidence: 0.7, test: soWillChoose, anchor: /\bso (?:i'll|we'll|i will|we will|i'm going to|we're going to)\s/ },
   // "X is the better fit"; a bare "this is the right call because…" names no choice, so it is not one.
   { type: 'decision_made', name: 'better-fit', confidence: 0.7, test: /(?<!\b(?:this|that|it|which|these|those|there|here|what) )(?:\b(?:is|are) (?:the )?(?:better|best|right) (?:fit|choice|call|option|tool)\b|\bis the way to go\b)/ },
-  { type: 'decision_made', name: 'rather-than', confidence: 0.65, anchor: /\b(?:rather than|instead of)\b/, test: all(/\b(?:rather than|instead of)\b/, (m) => !DESCRIBES_CODE.test(m)) },
+  { type: 'decision_made', name: 'rather-than', confidence: 0.65, anchor: /\b(?:rather than|instead of)\b/, test: all(/\b(?:rather than|instead of)\b/, (m) => !DESCRIBES_CODE.test(m) && !STATE_RATHER.test(m)) },
   { type: 'decision_made', name: 'it-is', confidence: 0.8, test: /^[\w.·@/+-]+(?: [\w.·@/+-]+){0,3} it is\b/ },
   { type: 'decision_made', name: 'over-instead', confidence: 0.7, anchor: OVER_VERB, test: all(/\b(?:rather than|instead of|over|in favou?r of)\b/, OVER_VERB) },
   {
@@ -256,7 +263,7 @@ const CUES: Cue[] = [
   { type: 'knowledge_acquired', name: 'turns-out', confidence: 0.75, test: /\b(?:turns out|it turned out|turned out|til\b|today i learned|i learned|we learned|learned that|found out|(?:i|we) discovered (?:that|:)|discovered that|realized|realised|apparently|interestingly|good to know|worth noting|note that|gotcha|lesson learned|key (?:insight|takeaway|finding)|^for future reference|for future reference(?=\s*[:,;—–])|the docs say|the documentation says|according to the docs|worth knowing|which is why|that's why|this is why|that is why|(?:that|this) happens (?:when|because|if))\b/ },
   { type: 'knowledge_acquired', name: 'finding-intro', confidence: 0.7, test: introducedFinding },
   // "`@TransactionalEventListener` defaults to AFTER_COMMIT, so …", "Horizon only works the queues listed in …".
-  { type: 'knowledge_acquired', name: 'defaults-to', confidence: 0.65, test: /\b(?:defaults? (?:its [\w-]+(?: [\w-]+)? )?to|only (?:works?|runs?|reads?|sees?|applies|fires?|links|resolves|loads|installs|exports|finds|includes|matches|renders|triggers|resets|counts) (?:on|the|for|when|if|in|a|an|its|their|once)|(?:destroys?|deletes?|removes?|drops?|copies|clones?) (?:all of )?(?:its|their) [\w-]+ too)\b/ },
+  { type: 'knowledge_acquired', name: 'defaults-to', confidence: 0.65, test: /\b(?:defaults? (?:its [\w-]+(?: [\w-]+)? )?to|only (?:works?|runs?|reads?|sees?|applies|fires?|links|resolves|loads|installs|exports|finds|includes|matches|renders|triggers|resets|counts|enables|exposes|listens|accepts|allows|evicts|exists) (?:on|the|for|when|if|in|a|an|its|their|once)|(?:destroys?|deletes?|removes?|drops?|copies|clones?) (?:all of )?(?:its|their) [\w-]+ too)\b/ },
   {
     type: 'knowledge_acquired',
     name: 'so-consequence',

@@ -9,9 +9,9 @@
  * `·`), used as a cue by layer 2. Pure.
  */
 
-const FAILURE = /\b(?:broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|died|ran out of memory|oom(?:ed)?|timed out|hung|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve))\b/;
+const FAILURE = /\b(?:caught an? [a-z -]{0,24}(?:mismatch|bug|typo|race|leak|regression)|broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|died|ran out of memory|oom(?:ed)?|timed out|hung|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve))\b/;
 /** What follows a failure when it is fixed: the code as it is now, back, again, instead. */
-const REMEDY = /\b(?:which (?:fixed|fixes|resolved)\b|(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b|now\W*$|(?:fits|passes|compiles|succeeds|is clean|are clean)\b|removed the\b)/;
+const REMEDY = /\b(?:which (?:fixed|fixes|resolved)\b|(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b|now\W*$|(?:fits|passes|compiles|builds|works|succeeds|is clean|are clean)\b|(?:removed|cleared) (?:the|it)\b)/;
 const SEPARATOR = /;|:\s|,? so\b|\s[—–]\s|, and\b/g;
 const NOT_DONE_YET = /\b(?:i'll|i will|let me|let's|we'll|i need to|we need to|i'm going to|next|should|could|would|might|try)\b/;
 
@@ -28,18 +28,23 @@ export function failedThenFixed(m: string): boolean {
 }
 
 /** An approach named and found wanting: "X wouldn't help: …", "X isn't enough on its own, because …". */
-const FALLS_SHORT = /\b(?:wouldn't|won't|doesn't|don't|didn't|isn't|aren't|would not|will not|does not|do not|is not|are not) (?:help|hold|scale|suffice|be enough|enough|reach|cut it|save us|catch (?:this|it|that)|cover (?:this|it|that)|prevent (?:this|it|that)|buy (?:us )?(?:anything|much))\b(?: [a-z·]+){0,4}?\s*(?:,\s*)?(?::|;|\s[—–]\s|\sbecause\s|\ssince\s|\sas\s|\sgiven\s)/;
+const FALLS_SHORT = /\b(?:wouldn't|won't|doesn't|don't|didn't|isn't|aren't|would not|will not|does not|do not|is not|are not) (?:help|hold|scale|suffice|be enough|enough|reach|cut it|save us|change anything|make a difference|matter|catch (?:this|it|that)|cover (?:this|it|that)|prevent (?:this|it|that)|buy (?:us )?(?:anything|much))\b(?: [a-z·]+){0,4}?\s*(?:,\s*)?(?::|;|\s[—–]\s|\sbecause\s|\ssince\s|\sas\s|\sgiven\s)/;
 /** "X was my first thought, but …", "Salting the key is the usual cure for a hot key, but …". */
 const FIRST_THOUGHT = /\b(?:was my first (?:thought|instinct|idea|guess)|the (?:usual|obvious|standard|textbook|classic|common) (?:cure|fix|answer|approach|move|remedy|way|alternative)|the quick(?:est)? (?:way out|fix|patch|hack)|is tempting|the (?:other |usual |obvious )?(?:thing|option|fix) (?:people|everyone|you'd|one would) reach for)\b[^.]*?(?:\bbut\b|[;:—–]\s*(?:it|that|this|they)\s+(?:doesn't|won't|wouldn't|isn't|can't|don't|only)\b)/;
 /** "Halving the learning rate only moved the blow-up by 200 steps": a step taken that did not do it. */
 const DID_LITTLE = /^[a-z]{3,}ing\b[^.;]{2,100}?\b(?:only (?:moved|shifted|delayed|postponed|hid|masked)|barely (?:moved|changed|helped)|made no (?:difference|dent)|had no effect|changed nothing)\b/;
 /** "A hostname denylist would …, but the renderer walks …": what it would do, and why not. Subject first, not a pronoun. */
-const WOULD_BUT = /^(?!(?:i|we|you|it|this|that|there|which|if|when|once|maybe|perhaps)\b)[^,;:]{3,90}?\b(?:would|could)\b[^;]{3,160}?,?\s+(?:but|whereas)\s+(?!(?:i'll|i will|let me|first|i need|we need|i'm not sure|not\b))[a-z·]/;
+const WOULD_BUT = /^(?!(?:i|we|you|it|this|that|there|which|if|when|once|maybe|perhaps)\b)[^,;:]{3,90}?\b(?:would|could)\b[^;]{3,160}?,?\s+(?:but|whereas)\s+(?!(?:i'll|i will|let me|first|i need|we need|i'm not sure|not\b))\S/;
 /** "`terraform state mv` … would mean pulling both states …", "… would cost us the positioned errors". */
 const WOULD_COST = /\b(?:would|'d) (?:mean|cost(?: us)?|paper over|defeat|wipe|throw away|drag in|bloat|grow without bound)\b|\b(?:much |far |a lot )?(?:bigger|larger|heavier|more invasive) (?:change|hammer|dependency|rewrite) than (?:this|the|we|it)\b/;
 
 /** "Counter caches came up too, but I'm leaving them out: …". */
 const BUT_LEFT_OUT = /\bbut (?:i'm|we're|i am|we are|i've|we've) (?:leaving|keeping|left|kept) (?:it|them|that|those|this|these) out\b|\b(?:i'm|we're|i am|we are) (?:also )?leaving\b[^.;:]{1,60}?\bout of (?:it|this|that)\b/;
+
+/** The strongest shapes: a step or approach that does not do it, said outright. */
+export function fallsShort(m: string): boolean {
+  return FALLS_SHORT.test(m) || DID_LITTLE.test(m);
+}
 
 export function turnedDown(m: string): boolean {
   return FALLS_SHORT.test(m) || BUT_LEFT_OUT.test(m) || DID_LITTLE.test(m) || FIRST_THOUGHT.test(m) || WOULD_BUT.test(m) || (WOULD_COST.test(m) && !/^(?:i|we|you|it|this|that|if|when|once)\b/.test(m));
@@ -48,19 +53,21 @@ export function turnedDown(m: string): boolean {
 /** "The fix is `foldl'` plus …", "Instead the recovery goes in X: …", "So the fix goes where …". */
 const THE_FIX = /^(?:so,? |instead,? )?the (?:fix|solution|remedy|recovery|cure) (?:is|was|goes|went)\b(?! to\b)/;
 /** A piece moved or kept somewhere, with why: "Decoding moves into a job …, because …". */
-const MOVES = /\b(?:moves|moved) (?:into|to|out of|behind|under|onto)\b|\b(?:goes|went) (?:in|into|behind) (?:·|the|a|its|their)|\bstays? (?:on|in|at|behind|with) (?:·|the|a|its|their)|\bnow lives? in\b|\bgets? (?:its|their) own\b|\bgets?\b[^.;]{2,100}\b(?:rather than|instead of)\b/;
+const MOVES = /\b(?:moves|moved) (?:into|to|out of|behind|under|onto)\b|\b(?:goes|went) (?:in|into|behind) (?:·|the|a|its|their)|\bgoes (?:first|last)\b|\bstays? (?:on|in|at|behind|with) (?:·|the|a|its|their)|\bnow lives? in\b|\bgets? (?:its|their) own\b|\bgets?\b[^.;]{2,100}\b(?:rather than|instead of)\b/;
 /** What the code does now, with why: "So the join now only sees …", "`Load()` now binds …, so …". */
 const NOW_DOES = /\bnow (?:only |just |also )?(?!(?:fails?|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|is|are|has|have|looks|seems|appears)\b)[a-z]{3,}s\b/;
 /** "I'm also taking the hint out: …", "so I've kept it out of the change". */
 const KEPT_OUT = /\b(?:i'm|i am|i've|i have|we're|we've) (?:also )?(?:taking|took|kept|keeping|pulling|dropping|dropped)\b[^.;:]{1,80}?\b(?:out|alone|in place|as is)\b/;
 /** "I'm setting `grad_clip: 1.0` …, because …", "I'm giving `jwt.decode` a leeway instead": a change under way, said as one. */
-const DOING = /\b(?:i'm|we're|i am|we are) (?:now |also )?(?:setting|giving|adding|using|pinning|raising|lowering|capping|routing|splitting|wrapping|making|putting|limiting|bounding|gating)\b/;
+const DOING = /\b(?:i'm|we're|i am|we are) (?:now |also )?(?:setting|giving|adding|using|pinning|raising|lowering|capping|routing|splitting|wrapping|making|putting|limiting|bounding|gating|turning|converting|changing|replacing|moving|rewriting|renaming)\b/;
 /** "`packageManager` is pinned to `pnpm@9.15.4` …, so …": a setting stated as made. */
 const SET_AS = /^(?:·+[^.;]{0,60}?\b(?:is|are)|[a-z]+(?: [a-z]+)? (?:is|are)) (?:now )?(?:pinned|capped|bundled|routed|scoped|registered|wired|batched|detected|guarded|gated|debounced|throttled|memoized|split|set|limited|bounded) (?:to|at|in|into|through|with|by|on|behind|as|once|inside|per)\b/;
 /** A sentence that opens on "Instead": what was done in place of what was just turned down. */
 const INSTEAD_START = /^instead,?\s+(?!of\b)(?![^.]*\b(?:should|could|would|might|may|can)\b)/;
+/** "The new script reads it from the environment instead.": what was done in place of something, said last. */
+const INSTEAD_END = /^(?!(?:i|we|you|let|if|maybe|perhaps)\b)(?![^.]*\b(?:should|could|would|might|may|can)\b)[^.]{8,}\binstead\W*$/;
 /** A reason. Not "instead of" / "rather than": "the endpoint now issues 1 query instead of 619" compares, it gives no why. */
-const WHY = /\b(?:because|since|so that|which keeps|which means|which is)\b|, so\b|^so\b|[;:]\s|\s[—–]\s/;
+const WHY = /\b(?:because|since|so that|which keeps|which means|which is)\b|, so\b|^so\b|\sso (?:it|we|they|the|that) (?:can|can't|cannot|doesn't|won't|stays?|keeps?)\b|[;:]\s|\s[—–]\s/;
 
 const CONDITION_START = /^(?:if|when|once|after|before|until)\b/;
 
@@ -76,14 +83,14 @@ export function changePlaced(m: string): boolean {
 export const doesNow = (m: string): boolean => NOW_DOES.test(m);
 
 export function changeMade(m: string): boolean {
-  if (INSTEAD_START.test(m) || (DOING.test(m) && /\binstead\b/.test(m))) return true;
+  if (INSTEAD_START.test(m) || INSTEAD_END.test(m) || (DOING.test(m) && /\binstead\b/.test(m))) return true;
   return (NOW_DOES.test(m) || KEPT_OUT.test(m) || DOING.test(m) || SET_AS.test(m)) && WHY.test(m) && !CONDITION_START.test(m);
 }
 
 /** Code, or the absence of any, as the subject: "`foldl` builds …", "Nothing in `pyproject.toml` declares …", "With `--snapshot` goreleaser never …". */
-const CODE_SUBJECT = /^(?:(?:the\s+)?·+(?:\s+and\s+(?:the\s+)?·+)?|v?\d+(?:\.\d+)*\s+[a-z]+s\b|nothing (?:else )?in\b|with ·+\s+[a-z]|the (?:hal|api|sdk|driver|compiler|runtime|kernel|orm|framework|library|server|client|cache|scheduler|planner|linter|bundler|loader|browser) [a-z]+s\b)/;
+const CODE_SUBJECT = /^(?:(?:the\s+)?·+(?:\s+and\s+(?:the\s+)?·+)?|(?:on|in|with|since|from) [a-z·][\w.·-]* v?\d+(?:\.\d+)*,|without (?:an? )?·+|v?\d+(?:\.\d+)*\s+[a-z]+s\b|nothing (?:else )?in\b|with ·+,?\s+[a-z]|the (?:hal|api|sdk|driver|compiler|runtime|kernel|orm|framework|library|server|client|cache|scheduler|planner|linter|bundler|loader|browser) [a-z]+s\b)/;
 /** What follows from how it behaves: "…, so once the peripheral is stuck …", "…, which stops at …", "…, and nothing … ever resets it". */
-const CONSEQUENCE = /,\s+so\s+(?!(?:i|we|let's|let me|the question|the next step)\b)[a-z·]|\s[—–]\s[^.]*\s(?:fails|breaks|throws|crashes)\b|\bis what (?:makes|causes|breaks|triggers|keeps)\b|,\s+which\s+(?:stops|leaks|means|dangles|is why|breaks|blocks|skips|drops|runs|fires|happens)\b|\band nothing (?:in|else|here|outside)\b|\band nothing\b[^.]{0,80}\bever\b|\b(?:on|at) every (?:call|request|tick|frame|render|run|update|query)\b|\bevery time\b|\bbecause\b/;
+const CONSEQUENCE = /,\s+so\s+(?!(?:i|we|let's|let me|the question|the next step)\b)[a-z·]|\s[—–]\s[^.]*\s(?:fails|breaks|throws|crashes)\b|\bis what (?:makes|causes|breaks|triggers|keeps)\b|\b(?:which|that) is where\b|,\s+which\s+(?:stops|leaks|means|dangles|is why|breaks|blocks|skips|drops|runs|fires|happens)\b|\band nothing (?:in|else|here|outside)\b|\band nothing\b[^.]{0,80}\bever\b|\b(?:on|at) every (?:call|request|tick|frame|render|run|update|query)\b|\bevery time\b|\bbecause\b/;
 
 const GUESS = /\b(?:must be|might|may be|probably|likely|presumably|i think|i guess|perhaps|maybe)\b/;
 
@@ -98,11 +105,14 @@ export function explainsCode(m: string): boolean {
  */
 const LACKS = /\b(?:doesn't|does not|don't|do not) (?:implement|support|expose|ship|provide|include|honou?r|respect)\b[^.;]{1,80}?(?:\bat all\b|,\s+so\b)|\bnever (?:fires|runs|gets (?:called|sent|fired)|reaches|resolves|closes|triggers|arrives|returns)\b/;
 export function lacksOrNever(m: string): boolean {
-  return (LACKS.test(m) || /^there(?:'s| is| are) already\b/.test(m)) && !/^(?:i|we|you|if|when you)\b/.test(m) && !GUESS.test(m);
+  return (LACKS.test(m) || EXPOSED.test(m) || /^there(?:'s| is| are) already\b|^there(?:'s| is) (?:also )?an? [^.,]{2,40}(?:,\s*·+,)? that [a-z]+s\b/.test(m)) && !/^(?:i|we|you|if|when you)\b/.test(m) && !GUESS.test(m);
 }
 
-/** "The ticker no longer freezes after sleep": a symptom gone. */
-export const SYMPTOM_GONE = /\bno longer (?:freezes|crash(?:es)?|fails|hangs|leaks|times out|drops|throws|errors|breaks|deadlocks|duplicates|double-|flakes|stalls|spins)\b/;
+/** A secret found where it should not be: "The webhook URL is hardcoded in the committed script". */
+const EXPOSED = /\b(?:is|are) (?:hardcoded|hard-coded|in plain ?text|checked in|committed in)\b/;
+
+/** "The ticker no longer freezes after sleep", "`Custom/Water` compiles under URP now": a symptom gone. */
+export const SYMPTOM_GONE = /\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
 
 /** "The hang is `updateUIView` tearing down …", "The skew isn't a big tenant: …": what a symptom comes down to. */
 export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|stall|spike|skew|hitch|jank|stutter|lag|regression|culprit|root cause|race|deadlock|latency|growth|drift)\b[^.:;]{0,40}? (?:is|was|isn't|wasn't|comes from|came from|is coming from)\b/;
@@ -115,9 +125,9 @@ export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|st
  */
 const DONT = /(?:^|[:;—–]\s*)(?:(?:and|also|oh|plus),?\s+)?(?:please,?\s+)?(?:don't|do not|never|always)\s+(?!(?:worry|bother|mind|forget|hesitate|stop|wait)\b)[a-z·]/;
 const FOR_NOW = /\b(?:yet|for now|this time|today|right now|in this (?:pr|pass|change|session)|until|anymore|any more)\b/;
-const KEEP_ALWAYS = /^(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent)\b/;
+const KEEP_ALWAYS = /(?:^|[:;—–]\s*)(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent)\b/;
 const NOWHERE = /\b(?:no|never any)\s[^.;]{2,50}?\s(?:in (?:the|this|our|any) (?:docs|repo|codebase|code|tests?|driver|project|commits?|prs?|api)|anywhere|outside (?:of )?(?:tests|the tests|test code))\b/;
-const STANDING = /\bonly ever\b|\b(?:team rule|house rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b/;
+const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|use|put|write|run|target|pin)\b[^.;]{3,80},\s*(?:not|never)\b|\bthis (?:repo|project|codebase) (?:uses|runs|targets|is on)\b|\bno new ones\b|\bacross the (?:project|repo|codebase)\b|^anything that\b|^for [^,]{3,60},\s*(?:always\s+)?(?:use|keep|put|prefer|avoid|write)\b|\b(?:in|for) this (?:repo|codebase|project)\b[^.]*\b(?:always|never|don't|do not)\b|\b(?:team rule|house rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b/;
 
 export function standingInstruction(text: string): boolean {
   const m = text.replace(/[‘’]/g, "'").toLowerCase();

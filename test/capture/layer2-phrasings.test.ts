@@ -275,6 +275,15 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['decision_made', "I'm giving the client a 30-second leeway instead, so clock skew between pods stops failing the check."],
     ['error_resolved', 'The test caught a double submit: the retry and the timeout both called `send()`, so `send()` now returns early while a request is pending, which fixed the failing assertion.'],
     ['decision_made', 'Stale sessions are now detected with a heartbeat: the client pings every 25 s and closes the socket itself when no pong comes back.'],
+    ['approach_rejected', "Switching to the built-in cache option wouldn't change anything either: it saves through the same service with the same scoping."],
+    ['approach_rejected', 'Re-adding the push trigger would fix the cache too, but #1893 removed it on purpose to stop running the suite twice.'],
+    ['decision_made', "I'm turning `start()` into a suspend function, which loops inside whichever coroutine calls it, so the caller's scope decides how long it lives."],
+    ['decision_made', 'The new script reads the webhook from the environment instead.'],
+    ['knowledge_acquired', 'With `volatile-lru`, Redis only evicts keys that have a TTL, so counters without one are never candidates.'],
+    ['knowledge_acquired', 'The ingest key is in plain text in the ConfigMap rather than a Secret.'],
+    ['knowledge_acquired', 'The Slack webhook URL is hardcoded in the committed script, so it needs rotating.'],
+    ['error_resolved', 'The edit form no longer wipes typed input when another admin saves the same order.'],
+    ['error_resolved', 'The second compile failed on `SampleSceneDepth` because its include was missing; adding that include cleared it.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
@@ -290,6 +299,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['code described with no consequence', '`bmp_read()` returns the HAL status and `bmp_poll()` skips publishing when no transfer started.'],
     ['a guess about code', '`asgi_lifespan` isn\'t installed, so the other tests must be getting their lifespan some other way.'],
     ['a proposal opening on "Instead"', 'Instead, we should use a local key stored in a config file.'],
+    ['what is, said with "rather than"', 'The saving tab receives its own broadcast, since `broadcast/2` uses `PubSub.broadcast/3` rather than `broadcast_from/4`.'],
+    ['a command the server rejected', 'Every `EXPIRE` in that pipeline has been rejected since the deploy.'],
   ])('stays silent on %s', (_name, text) => {
     expect(typesOf(text)).toEqual([]);
   });
@@ -313,6 +324,9 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'And in general, platform code goes in `src/platform/`, not inline checks.',
     'Use `cdk diff` only — never `cdk deploy` from here, deployments go through CI.',
     'When you have before/after plans, put them in the PR description.',
+    'Also: keep actions pinned to full commit SHAs, never tags.',
+    'This repo uses pnpm, never npm or yarn.',
+    'For span attributes, use the semconv constants, don\'t hardcode strings.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
