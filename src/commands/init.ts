@@ -46,7 +46,8 @@ export async function readJsonFile(path: string): Promise<{ text: string; value:
 /**
  * Set Cortex up in this repository. Safe to run again: it never rewrites what exists, merges
  * with the user's own Claude Code settings (editing in only its entries, in the file's own
- * layout), and replaces (never duplicates) its own entries.
+ * layout), and replaces (never duplicates) its own entries. With git set up it writes the
+ * tracked `.cortex/` files this work tree lacks, so that they are committed with the setup.
  */
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io, { forWriting: true });
@@ -56,6 +57,14 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
   const changed: string[] = args.git === false ? [] : await installGitIntegration(journal.repo, command);
   const root = journal.repo.workTree;
+  if (root && args.git !== false) {
+    // The tracked files as a base for the first decisions of parallel branches; uninstall removes them while they are as written here.
+    const { writeMissingProjections } = await import('../workspace/write-projections.js');
+    for (const { path, content } of await writeMissingProjections(journal)) {
+      await writeRecord(journal.repo, join(root, path), { before: null, after: content });
+      changed.push(path);
+    }
+  }
   if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
     if (await editInto(journal.repo, settingsPath, (value) => withCortexHooks(value, command), (value) => cortexHooksIn(value).size > 0)) changed.push(settingsPath.slice(root.length + 1));

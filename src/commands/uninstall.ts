@@ -6,16 +6,24 @@ import { discoverRepo, type Repo } from '../git/repo.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { uninstallGitIntegration } from '../install/git-integration.js';
 import { readRecord, readTextOrNull, restoredText, writeRecord } from '../install/install-record.js';
+import { PROJECTION_FILES } from '../projections/tracked-files.js';
 import { writeIfChanged } from '../write-if-changed.js';
 import { readJsonFile } from './init.js';
 import { printJson, type CommandIO } from './io.js';
 
-/** Undo `cortex init` exactly: git hook blocks, the merge driver, Claude Code hooks and rules. The journal stays. */
+/** Undo `cortex init` exactly: git hook blocks, the merge driver, the `.cortex/` files it wrote, Claude Code hooks and rules. The journal stays. */
 export async function runUninstall(args: { json?: boolean }, io: CommandIO): Promise<number> {
   const repo = await discoverRepo(io.cwd);
   const changed = await uninstallGitIntegration(repo);
   const root = repo.workTree;
   if (root) {
+    // The tracked files init wrote, while they are as it wrote them: once a session has filled them they are memory, and stay.
+    for (const path of Object.values(PROJECTION_FILES)) {
+      const recorded = await readRecord(repo, join(root, path));
+      if (!recorded) continue;
+      await writeRecord(repo, join(root, path), undefined);
+      if (restoredText(recorded, await readTextOrNull(join(root, path))) === null && (await rm(join(root, path)).then(() => true, () => false))) changed.push(path);
+    }
     for (const name of ['settings.json', 'settings.local.json']) {
       const removed = await removeFrom(repo, join(root, '.claude', name), withoutCortexHooks);
       if (removed) changed.push(removed === 'file' ? `.claude/${name}` : `Cortex's hooks from .claude/${name}`);
@@ -27,7 +35,7 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       if (await rm(path).then(() => true, () => false)) changed.push(`.claude/rules/${rule}`);
     }
     // The folders init made for those files, when nothing of the user's is in them (rmdir refuses otherwise).
-    for (const dir of [join(root, '.claude', 'rules'), join(root, '.claude')]) await rmdir(dir).catch(() => undefined);
+    for (const dir of [join(root, '.claude', 'rules'), join(root, '.claude'), join(root, '.cortex')]) await rmdir(dir).catch(() => undefined);
   }
   if (args.json) printJson(io, { removed: changed });
   else io.stdout.write(changed.length === 0 ? 'nothing to remove\n' : `${changed.map((c) => `removed ${c}`).join('\n')}\nThe journal (cortex/journal) is kept: delete it with git branch -D cortex/journal if you mean to.\n`);

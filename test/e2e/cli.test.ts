@@ -25,8 +25,10 @@ describe('cortex init', () => {
     expect(cortexJson(dir, ['init'])).toMatchObject({ ref: 'refs/heads/cortex/journal', created: false, changed: [] });
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(tip);
     // The only changes to the work tree are the set-up it was asked to write: Claude Code's
-    // hooks and rules, and the merge driver's line in .gitattributes.
-    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .claude/rules/cortex-memory.md\n?? .claude/settings.json\n?? .gitattributes\n');
+    // hooks and rules, the merge driver's line in .gitattributes, and the tracked files.
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).toBe(
+      ['.claude/rules/cortex-memory.md', '.claude/settings.json', '.cortex/active-plan.md', '.cortex/decisions-archive.md', '.cortex/decisions.md', '.gitattributes'].map((p) => `?? ${p}\n`).join(''),
+    );
   });
 });
 

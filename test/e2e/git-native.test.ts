@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
@@ -70,6 +70,45 @@ describe('the merge driver', () => {
     expect(cortex(dir, ['merge-driver', 'O', 'A', 'B', '.cortex/decisions.md']).code).toBe(0);
     const out = readFileSync(join(dir, 'A'), 'utf8');
     expect(out.match(/^### \w+$/gm)?.sort()).toEqual(['### B1', '### C1', '### D1']);
+  });
+});
+
+describe('the tracked files cortex init writes', () => {
+  it('are the base the first decisions of parallel branches go into: merged without the driver (a fresh clone, a forge) or in one octopus merge, without conflict', () => {
+    const { g, dir } = initializedRepo();
+    expect(g(dir, 'ls-files', '.cortex').split('\n').filter(Boolean).sort()).toEqual(['.cortex/active-plan.md', '.cortex/decisions-archive.md', '.cortex/decisions.md']);
+    const base = g(dir, 'rev-parse', 'HEAD').trim();
+    const branches = ['f1', 'f2', 'f3'];
+    for (const b of branches) {
+      g(dir, 'checkout', '-q', '-b', b, 'main');
+      // Ids of three different slots (random ones share one now and then, and a shared slot is a real conflict).
+      cortex(dir, ['import', '-'], { input: `${JSON.stringify({ id: `01KDECISIONONBRANCH0000${b.toUpperCase()}`, type: 'decision', content: `Decided on ${b}`, branch: b, commit: base })}\n` });
+      cortex(dir, ['projections', '--write']);
+      writeFileSync(join(dir, `${b}.txt`), b);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', b);
+    }
+    g(dir, 'checkout', '-q', 'main');
+
+    const clone = join(tempDir(), 'clone');
+    git(dir, 'clone', '-q', dir, clone);
+    git(clone, 'config', 'user.email', 'reviewer@example.com');
+    git(clone, 'config', 'user.name', 'Reviewer');
+    for (const b of branches) git(clone, 'merge', '-q', '--no-edit', `origin/${b}`);
+    expect(readFileSync(join(clone, '.cortex', 'decisions.md'), 'utf8').match(/^### .*$/gm)).toEqual(expect.arrayContaining(branches.map((b) => `### Decided on ${b}`)));
+
+    // Octopus merges go through git-merge-one-file, which never calls a merge driver.
+    g(dir, 'merge', '-q', '--no-edit', ...branches);
+    expect(decisionTexts(dir)).toEqual(branches.map((b) => `Decided on ${b}`));
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8').match(/^### .*$/gm)?.sort()).toEqual(branches.map((b) => `### Decided on ${b}`));
+
+    // uninstall takes back what init wrote, not what memory has filled in since.
+    const fresh = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(fresh, ['init', '--no-claude']);
+    cortex(dir, ['uninstall']);
+    cortex(fresh, ['uninstall']);
+    expect(existsSync(join(fresh, '.cortex'))).toBe(false);
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### Decided on f1');
   });
 });
 
