@@ -1,7 +1,9 @@
 import { startInBackground } from '../background.js';
 import { cortexDir, hasGitState, type Repo } from '../git/repo.js';
-import { gitOutput } from '../git/run-git.js';
+import { readRef } from '../git/refs.js';
+import { gitOutput, runGit } from '../git/run-git.js';
 import type { Journal } from '../journal/journal.js';
+import { PROJECTION_FILES } from '../projections/tracked-files.js';
 import type { RegenerateOptions } from './regenerate.js';
 
 /*
@@ -30,8 +32,13 @@ export async function refreshProjections(journal: Journal, options: RefreshOptio
   if (!root) return 'no work tree';
   const midOperation = options.files === true && (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : []));
   const clean = options.files === true && !midOperation && options.keepCleanTree === true && (await gitOutput(['status', '--porcelain'], { cwd: root })).trim() === '';
-  const files = options.files === true && !midOperation && !clean;
-  const note = midOperation ? 'git is mid-operation, so .cortex/ is left alone' : clean ? 'the work tree is clean, so .cortex/ waits for the next change or merge' : '';
+  const stashed = options.files === true && !midOperation && !clean && (await stashHoldsProjections(journal.repo));
+  const files = options.files === true && !midOperation && !clean && !stashed;
+  const note =
+    midOperation ? 'git is mid-operation, so .cortex/ is left alone'
+    : clean ? 'the work tree is clean, so .cortex/ waits for the next change or merge'
+    : stashed ? 'the latest stash holds changes to .cortex/, so it waits until the stash is popped or dropped'
+    : '';
   if (!files && !options.briefing) return note || 'nothing to regenerate';
   const what = [files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
   const done = (summary: string) => [summary, note].filter(Boolean).join('; ');
@@ -46,3 +53,22 @@ export async function refreshProjections(journal: Journal, options: RefreshOptio
 const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];
 
 const operationInProgress = (repo: Repo, except: readonly string[]): Promise<boolean> => hasGitState(repo, IN_PROGRESS.filter((name) => !except.includes(name)));
+
+/**
+ * Whether the latest stash changes a tracked file or holds one untracked (`stash -u`). `git
+ * stash pop` refuses to apply over a file modified since, after putting back the stash's
+ * untracked files: the user is left with half a stash to sort out by hand. So hooks leave
+ * `.cortex/` as the stash expects it until it is popped or dropped; the next regeneration then
+ * catches up. No stash, no git call.
+ */
+async function stashHoldsProjections(repo: Repo): Promise<boolean> {
+  if (!(await readRef(repo.commonDir, 'refs/stash'))) return false;
+  const cwd = repo.workTree ?? repo.gitDir;
+  const paths = Object.values(PROJECTION_FILES);
+  // A stash's first parent is the commit it was made on, its third (with -u) the untracked files.
+  const [changed, untracked] = await Promise.all([
+    runGit(['diff', '--name-only', 'refs/stash^1', 'refs/stash', '--', ...paths], { cwd }),
+    runGit(['ls-tree', '--name-only', 'refs/stash^3', '--', ...paths], { cwd }),
+  ]);
+  return (changed.code === 0 && changed.stdout.trim() !== '') || (untracked.code === 0 && untracked.stdout.trim() !== '');
+}

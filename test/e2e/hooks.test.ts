@@ -84,6 +84,34 @@ describe('cortex hook stop', () => {
     expect(file).toContain('Use Zod for request validation');
   });
 
+  it('leaves .cortex/ alone while the latest stash holds a change to it, so git stash pop applies; the next Stop after it catches up', () => {
+    const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
+    cortex(dir, ['init', '--no-claude']);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'cortex init');
+    const env = { CORTEX_FOREGROUND: '1' };
+    const stop = (id: string, text: string, file: string) => {
+      writeFileSync(join(dir, file), id);
+      const talk = join(tempDir(), `${id}.jsonl`);
+      writeFileSync(talk, session([assistant(`[MEMORY: decision] ${text}`)]));
+      expect(cortex(dir, ['hook', 'Stop'], { input: stopPayload(dir, talk, { session_id: id }), env }).code).toBe(0);
+    };
+    stop('sess-1', 'Use zod for request validation.', 'src/validate.ts');
+    expect(git(dir, 'status', '--porcelain')).toBe(' M .cortex/decisions.md\n?? src/validate.ts\n');
+    git(dir, 'stash', '-u', '-q');
+
+    stop('sess-2', 'Use vitest for the tests.', 'src/app.test.ts');
+    expect(git(dir, 'status', '--porcelain')).toBe('?? src/app.test.ts\n');
+    git(dir, 'stash', 'pop', '-q');
+    expect(git(dir, 'stash', 'list')).toBe('');
+    expect(readFileSync(join(dir, '.git', 'cortex', 'log'), 'utf8')).toContain('the latest stash holds changes to .cortex/');
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### Use zod for request validation.');
+
+    stop('sess-3', 'Log with pino.', 'src/log.ts');
+    const file = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    for (const text of ['Use zod for request validation.', 'Use vitest for the tests.', 'Log with pino.']) expect(file).toContain(`### ${text}`);
+  });
+
   it('reads only the new tail on the next stop, and continues after the transcript is rotated', () => {
     const dir = tempRepo();
     const transcript = join(tempDir(), 't.jsonl');
