@@ -9,6 +9,7 @@ import { MANIFEST_FILES } from '../projections/manifests.js';
 import type { Briefing } from '../projections/render-briefing.js';
 import type { ProjectionSettings } from '../projections/settings.js';
 import { VERSION } from '../version.js';
+import { uniteNewlyFetchedJournals } from './fetched-journals.js';
 
 /**
  * The briefing as delivered: computed from memory, or read from a small cache keyed by
@@ -40,6 +41,8 @@ type CacheFile = Record<string, { briefing: Briefing; used: number }>;
 const cachePath = (journal: Journal) => join(journal.cacheDir.path, 'briefings.json');
 
 export async function readBriefing(journal: Journal, settings: ProjectionSettings, request: BriefingRequest = {}): Promise<{ briefing: Briefing; cached: boolean }> {
+  // Before the key: memory a fetch brought moves the journal's tip.
+  await uniteNewlyFetchedJournals(journal);
   const key = await cacheKey(journal, settings, request);
   let cache: CacheFile = {};
   try {

@@ -6,11 +6,13 @@ import { foldMemory, type MemoryState } from '../projections/fold.js';
 import type { ProjectionSettings } from '../projections/settings.js';
 import { visibleEvents } from '../projections/visibility.js';
 import { readBranchView } from './branch-view.js';
+import { uniteNewlyFetchedJournals } from './fetched-journals.js';
 import { readSettings } from './settings.js';
 
 /**
- * Memory as this work tree sees it: the journal, aligned with HEAD (or every branch with
- * `all`), folded into state. The one read behind every projection command.
+ * Memory as this work tree sees it: the journal (with the remote journals git fetched), aligned
+ * with HEAD (or every branch with `all`), folded into state. The one read behind every projection
+ * command.
  */
 export interface Memory {
   state: MemoryState;
@@ -27,6 +29,7 @@ export interface Memory {
 }
 
 export async function readMemory(journal: Journal, options: { all?: boolean; now?: Date } = {}): Promise<Memory> {
+  await uniteNewlyFetchedJournals(journal);
   const [read, { settings, problems: settingProblems }, me] = await Promise.all([readAll(journal), readSettings(journal), readAuthor(journal.repo)]);
   const view = await readBranchView(journal.repo, read.events, options);
   const visible = visibleEvents(read.events, view);

@@ -560,6 +560,43 @@ describe('team sync through a shared remote', () => {
     expect(remoteJournal).not.toBe('');
   });
 
+  it('after a git fetch, switching to a teammate\'s branch or resetting to what they pushed brings their memory: the briefing at session start, cortex decisions (the fetched journal is united first)', () => {
+    const { clone } = sharedRemote();
+    const alice = clone('alice');
+    writeFileSync(join(alice, 'a.txt'), '1');
+    git(alice, 'add', '-A');
+    git(alice, 'commit', '-q', '-m', 'init');
+    git(alice, 'push', '-q', 'origin', 'main');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    const bob = clone('bob');
+    cortex(bob, ['init', '--no-claude', '--no-git']);
+    const decide = (branch: string, text: string) => {
+      git(bob, 'checkout', '-q', branch);
+      expect(cortex(bob, ['remember', text, '-t', 'decision']).code).toBe(0);
+      writeFileSync(join(bob, `${branch}.txt`), text);
+      git(bob, 'add', '-A');
+      git(bob, 'commit', '-q', '-m', text);
+      git(bob, 'push', '-q', 'origin', branch);
+      expect(cortex(bob, ['sync']).code).toBe(0);
+    };
+    const sessionStart = () => cortex(alice, ['hook', 'session-start'], { input: JSON.stringify({ session_id: 's-alice', cwd: alice, hook_event_name: 'SessionStart', source: 'startup' }) }).stdout;
+    expect(cortex(alice, ['remember', 'Ship on Fridays only', '-t', 'decision']).code).toBe(0);
+    expect(sessionStart()).toContain('Ship on Fridays only');
+
+    git(bob, 'checkout', '-q', '-b', 'feat-live');
+    decide('feat-live', 'Use server-sent events for live updates, not websockets');
+    git(alice, 'fetch', '-q', 'origin');
+    git(alice, 'switch', '-q', 'feat-live');
+    expect(sessionStart()).toContain('Use server-sent events for live updates');
+    expect(decisionTexts(alice)).toEqual(['Ship on Fridays only', 'Use server-sent events for live updates, not websockets']);
+
+    decide('main', 'Keep the API versioned in the path');
+    git(alice, 'switch', '-q', 'main');
+    git(alice, 'fetch', '-q', 'origin');
+    git(alice, 'reset', '-q', '--hard', 'origin/main');
+    expect(sessionStart()).toContain('Keep the API versioned in the path');
+  });
+
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
     const bare = join(root, 'remote.git');
