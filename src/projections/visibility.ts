@@ -21,6 +21,9 @@ import type { CortexEvent } from '../events/types.js';
  * Some merges leave no ancestry: a squash merge, a forge's "rebase and merge", a cherry-pick.
  * What they do carry is the tracked decision files, so an event those files list at HEAD came to
  * this line, and with it what its branch did up to then: `squashedUntil`.
+ *
+ * A merge can also be taken back while its ancestry stays: `git revert -m 1 <merge>` removes the
+ * feature's code, and its memory goes with it (`reverted`), until that revert is reverted too.
  */
 export interface BranchView {
   /** The current branch, or null when HEAD is detached. */
@@ -56,6 +59,12 @@ export interface BranchView {
    * from elsewhere, a teammate's work not pulled yet), so its events still count by name.
    */
   elsewhere?: ReadonlySet<string>;
+  /**
+   * Merges HEAD's history reverts (`git revert -m`), each as two views of HEAD's branch: at the
+   * merge, and at the parent the revert kept. What the first sees and the second does not is
+   * what the merge brought, and the revert took it back out.
+   */
+  reverted?: ReadonlyArray<{ merge: BranchView; kept: BranchView }>;
   /** `--all`: ignore alignment. */
   all?: boolean;
 }
@@ -83,6 +92,11 @@ export function rewritesFrom(events: readonly CortexEvent[]): Map<string, string
 export type Place = Pick<CortexEvent, 'branch' | 'commit'>;
 
 export function isVisible(event: Place, view: BranchView): boolean {
+  if (!isOnLine(event, view)) return false;
+  return !view.reverted?.some((r) => isOnLine(event, r.merge) && !isOnLine(event, r.kept));
+}
+
+function isOnLine(event: Place, view: BranchView): boolean {
   if (view.all) return true;
   if (event.branch === null && event.commit === null) return true; // imported without a place: everywhere
   if (event.branch !== null && (event.branch === view.branch || view.aliases?.has(event.branch))) return event.commit === null || !view.elsewhere?.has(event.commit);

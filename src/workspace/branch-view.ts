@@ -23,6 +23,8 @@ export interface ViewOptions {
   at?: HeadState;
   /** Where and when the events with these ids were recorded (those the journal has). */
   listed?: (ids: ReadonlySet<string>) => Promise<readonly Listed[]> | readonly Listed[];
+  /** A view a revert is judged by (at the merge it reverts, or the parent it kept): reverts before it are not asked about again. */
+  withinRevert?: boolean;
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
@@ -31,7 +33,10 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
   // Asked beside the ancestry, and only where another branch has events: a merge without ancestry may have brought them.
-  const listing = options.listed && head.commit && places.some((p) => p.branch !== null && p.branch !== head.branch) ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
+  const otherBranches = places.some((p) => p.branch !== null && p.branch !== head.branch);
+  const listing = options.listed && head.commit && otherBranches ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
+  // Likewise: a reverted merge takes back only what another branch brought.
+  const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch: head.branch, ancestors, unmerged: new Map(), all: true };
@@ -97,6 +102,14 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   );
   const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch: head.branch, ancestors, rewrites }));
   const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch), ...(elsewhere.size > 0 ? { elsewhere } : {}) };
+  const reverts = reverting ? await reverting : [];
+  if (reverts.length > 0) {
+    // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
+    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch: head.branch, commit }, withinRevert: true });
+    const judged = await Promise.all(reverts.map(({ merge, kept }) => Promise.all([at(merge), at(kept)]).then(([m, k]) => ({ merge: m, kept: k }), () => null)));
+    const reverted = judged.filter((r) => r !== null);
+    if (reverted.length > 0) view.reverted = reverted;
+  }
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
     const ids = await listing;
     if (ids.size > 0) {
@@ -134,6 +147,42 @@ async function existingCommits(repo: Repo, commits: readonly string[]): Promise<
   const { stdout } = await runGit(['cat-file', '--batch-check'], { cwd: repo.workTree ?? repo.gitDir, input: `${commits.join('\n')}\n` });
   return new Set(stdout.split('\n').filter((line) => / commit \d+$/.test(line)).map((line) => line.split(' ')[0] as string));
 }
+
+/**
+ * The merges HEAD's history reverts (`git revert -m <n> <merge>`, by hand or by a forge's revert
+ * button), with the parent each revert kept, as git's message for it names them: "This reverts
+ * commit <merge>, reversing changes made to <kept>." A revert that is itself reverted (the merge
+ * brought back, as git's own advice on re-merging a reverted branch goes) counts for nothing.
+ * One `git log` that walks what the ancestry read walks, asked only when other branches have memory.
+ */
+async function revertedMerges(repo: Repo, head: string): Promise<Array<{ merge: string; kept: string }>> {
+  const out = await gitOutput(['log', '--no-color', '--no-show-signature', '-E', `--grep=^${REVERTS}`, '--format=%x01%H%x00%B', head], { cwd: repo.workTree ?? repo.gitDir });
+  const revertedBy = new Map<string, string[]>();
+  const merges = new Map<string, { merge: string; kept: string }>();
+  for (const chunk of out.split('\x01')) {
+    const [commit, body = ''] = chunk.split('\0');
+    if (!commit) continue;
+    for (const m of body.matchAll(new RegExp(`^${REVERTS}(?:, reversing\\s+changes made to ([0-9a-f]{40,64}))?`, 'gm'))) {
+      const [, reverted, kept] = m as unknown as [string, string, string | undefined];
+      revertedBy.set(reverted, [...(revertedBy.get(reverted) ?? []), commit]);
+      if (kept) merges.set(commit, { merge: reverted, kept });
+    }
+  }
+  const standing = new Map<string, boolean>();
+  const stands = (revert: string, depth = 0): boolean => {
+    if (depth > 50) return true;
+    const known = standing.get(revert);
+    if (known !== undefined) return known;
+    const result = !(revertedBy.get(revert) ?? []).some((by) => stands(by, depth + 1));
+    standing.set(revert, result);
+    return result;
+  };
+  const found = new Map<string, { merge: string; kept: string }>();
+  for (const [revert, reverted] of merges) if (stands(revert)) found.set(reverted.merge, reverted);
+  return [...found.values()];
+}
+
+const REVERTS = 'This reverts commit ([0-9a-f]{40,64})';
 
 /** The event ids `.cortex/decisions.md` and its archive list as committed at `commit`. */
 async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {

@@ -53,6 +53,38 @@ describe('branch alignment', () => {
     expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).toContain('Use Redis for the cache');
   });
 
+  it('a merge taken back with git revert -m 1 takes the feature\'s decisions off main (briefing, search, the regenerated file), not main\'s own; reverting the revert brings them back', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    remember(dir, 'Keep the REST API for the admin pages', '-t', 'decision');
+    commit(dir, { 'admin.ts': 'export {}\n' }, 'admin');
+    git(dir, 'checkout', '-q', '-b', 'graphql');
+    remember(dir, 'Use GraphQL for the public API', '-t', 'decision');
+    commit(dir, { 'gql.ts': 'export {}\n' }, 'graphql');
+    remember(dir, 'Generate the schema from the resolvers', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    remember(dir, 'Paginate admin lists with cursors', '-t', 'decision');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge graphql', 'graphql');
+    const feature = ['Generate the schema from the resolvers', 'Use GraphQL for the public API'];
+    const mains = ['Keep the REST API for the admin pages', 'Paginate admin lists with cursors'];
+    expect(decisions(dir).sort()).toEqual([...feature, ...mains].sort());
+
+    git(dir, 'revert', '--no-edit', '-m', '1', 'HEAD');
+    remember(dir, 'Serve the public API over REST for now', '-t', 'decision');
+    expect(decisions(dir).sort()).toEqual([...mains, 'Serve the public API over REST for now'].sort());
+    expect(cortexJson<BriefingJson>(dir, ['briefing']).markdown).not.toContain('GraphQL');
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'GraphQL']).map((h) => h.content)).toEqual([]);
+    cortex(dir, ['projections', '--write']);
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).not.toContain('GraphQL');
+    // The feature branch itself keeps what it decided.
+    git(dir, 'checkout', '-q', 'graphql');
+    expect(decisions(dir)).toEqual(expect.arrayContaining(feature));
+
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'revert', '--no-edit', 'HEAD');
+    expect(decisions(dir).sort()).toEqual([...feature, ...mains, 'Serve the public API over REST for now'].sort());
+  });
+
   it('a decision made on a new branch before its first commit stays off main (also from a linked worktree) until that branch\'s work is merged', () => {
     const dir = tempRepo({ files: { 'README.md': '# app\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
