@@ -60,6 +60,16 @@ export interface BranchView {
    */
   elsewhere?: ReadonlySet<string>;
   /**
+   * Commits of HEAD's history at which a detached HEAD recorded memory that did not come to this
+   * line: the detached work there was left, or committed and thrown away (HEAD's reflog says so).
+   */
+  detachedOff?: ReadonlySet<string>;
+  /**
+   * Commits of HEAD's history where a detached HEAD's work was carried onto a branch (`git switch
+   * -c` there, a rebase finished there): memory recorded there is judged as that branch's.
+   */
+  detachedCarried?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
    * Merges HEAD's history reverts (`git revert -m`), each as two views of HEAD's branch: at the
    * merge, and at the parent the revert kept. What the first sees and the second does not is
    * what the merge brought, and the revert took it back out.
@@ -109,7 +119,12 @@ function isOnLine(event: Place, view: BranchView): boolean {
   }
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;
-  return !(event.branch !== null && view.unmerged.get(event.branch)?.has(commit));
+  if (event.branch === null) {
+    const carried = view.detachedCarried?.get(event.commit);
+    if (carried) return [...carried].some((branch) => isOnLine({ branch, commit: event.commit }, view));
+    return !view.detachedOff?.has(event.commit);
+  }
+  return !view.unmerged.get(event.branch)?.has(commit);
 }
 
 /**
@@ -154,6 +169,13 @@ export function sameNameCommitsToCheck(events: readonly Place[], view: Pick<Bran
   const commits = new Set<string>();
   // Most are in HEAD's history as recorded: one set lookup, no walk through the rewrites.
   for (const e of events) if (e.branch !== null && e.branch === view.branch && e.commit !== null && !view.ancestors.has(e.commit) && !view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
+  return [...commits].sort();
+}
+
+/** Commits a detached HEAD recorded events at that sit on HEAD's history: the shell asks the reflogs whether that work came here. */
+export function detachedCommitsToCheck(events: readonly Place[], view: Pick<BranchView, 'ancestors' | 'rewrites'>): string[] {
+  const commits = new Set<string>();
+  for (const e of events) if (e.branch === null && e.commit !== null && view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
   return [...commits].sort();
 }
 

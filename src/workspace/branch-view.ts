@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -41,6 +41,9 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch: head.branch, ancestors, unmerged: new Map(), all: true };
 
+  // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
+  const detached = await readDetachedWork(repo, detachedCommitsToCheck(places, { ancestors, rewrites }), head, ancestors, rewrites);
+  const judged = detached.carried.size === 0 ? places : [...places, ...[...detached.carried].flatMap(([commit, branches]) => [...branches].map((branch) => ({ branch, commit })))];
   const tipOf = (branch: string) => branchTip(repo, branch);
   let firstParents: Promise<Set<string>> | undefined;
   const mainLine = () => (firstParents ??= gitOutput(['rev-list', '--first-parent', head.commit as string], { cwd }).then((out) => new Set(out.split('\n').filter(Boolean))));
@@ -51,7 +54,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const commitsOf = (branch: string): Set<string> => {
     if (!recorded) {
       recorded = new Map();
-      for (const p of places) {
+      for (const p of judged) {
         if (p.branch === null || p.commit === null) continue;
         const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
         if (!ancestors.has(commit)) continue;
@@ -64,7 +67,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   let merged: Promise<Set<string>> | undefined;
   const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, head.branch, ancestors)).then((names) => names.has(branch));
   await Promise.all(
-    branchesToCheck(places, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
+    branchesToCheck(judged, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
       const tip = await tipOf(branch);
       if (!tip) {
         // Not here: deleted after it was merged, or never here at all (a teammate's branch that
@@ -101,7 +104,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
     }),
   );
   const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch: head.branch, ancestors, rewrites }));
-  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch), ...(elsewhere.size > 0 ? { elsewhere } : {}) };
+  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}) };
   const reverts = reverting ? await reverting : [];
   if (reverts.length > 0) {
     // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
@@ -190,6 +193,73 @@ async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
   const { stdout } = await runGit(['cat-file', '--batch'], { cwd: repo.workTree ?? repo.gitDir, input });
   return new Set(listedIds(stdout));
 }
+
+/**
+ * What became of the work a detached HEAD recorded memory at, commit by commit, as HEAD's reflog
+ * (this worktree's and the others') tells it. Where a commit made on top while detached (a
+ * commit, a rebase's pick) is in HEAD's history, the work came here: visible. Where HEAD went on
+ * to a branch at the same commit (`git switch -c fix`, the changes carried along) or a rebase
+ * finished there, the work is that branch's: `carried`, judged as if recorded on it. Otherwise
+ * the experiment was looked at and left, or committed and thrown away: `off`. Memory of a
+ * detached HEAD the reflogs do not show (another clone's, or older than the reflog) cannot be
+ * judged and stays in sight. Asked on a branch only: a detached HEAD (a bisect, say) sees what
+ * was recorded on its history, as before. No such memory on HEAD's history, nothing read.
+ */
+async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<{ off: Set<string>; carried: Map<string, Set<string>> }> {
+  const off = new Set<string>();
+  const carried = new Map<string, Set<string>>();
+  if (commits.length === 0 || head.branch === null) return { off, carried };
+  const worktrees = await readdir(join(repo.commonDir, 'worktrees')).catch(() => [] as string[]);
+  const [branches, ...logs] = await Promise.all([
+    branchNames(repo.commonDir),
+    ...[repo.commonDir, ...worktrees.map((w) => join(repo.commonDir, 'worktrees', w))].map((dir) => readFile(join(dir, 'logs', 'HEAD'), 'utf8').catch(() => '')),
+  ]);
+  const detachedAt = new Set<string>();
+  const followed = new Set<string>();
+  const carry = (commit: string, branch: string) => carried.set(commit, (carried.get(commit) ?? new Set()).add(branch));
+  for (const log of logs) {
+    let detached = false;
+    for (const line of log.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const [from = '', to = ''] = line.slice(0, tab).split(' ', 2);
+      const message = line.slice(tab + 1);
+      const target = /^checkout: moving from \S+ to (\S+)$/.exec(message)?.[1];
+      const step = /^[\w -]*\((start|finish|abort)\)(?:: returning to refs\/heads\/(\S+))?/.exec(message);
+      if (detached) {
+        if (target !== undefined && branches.has(target) && to === from) carry(from, target);
+        else if (step?.[1] === 'finish' && step[2]) carry(from, step[2]);
+        else if (!step && MAKES_COMMIT.test(message) && ancestors.has(currentCommit(to, rewrites))) followed.add(from);
+      }
+      if (target !== undefined) detached = !branches.has(target);
+      else if (step) detached = step[1] === 'start';
+      if (detached) detachedAt.add(to);
+    }
+  }
+  for (const c of commits) {
+    if (!detachedAt.has(c) || followed.has(c)) carried.delete(c);
+    else if (!carried.has(c)) off.add(c);
+  }
+  for (const c of carried.keys()) if (!commits.includes(c)) carried.delete(c);
+  return { off, carried };
+}
+
+/** The local branches' names, from the ref files (loose and packed). */
+async function branchNames(commonDir: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const ref = line.slice(line.indexOf(' ') + 1);
+    if (ref.startsWith('refs/heads/')) names.add(ref.slice('refs/heads/'.length));
+  }
+  const heads = join(commonDir, 'refs', 'heads');
+  const entries = await readdir(heads, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) if (entry.isFile()) names.add(relative(heads, join(entry.parentPath, entry.name)).split(sep).join('/'));
+  return names;
+}
+
+/** Reflog entries that make a commit on top of where HEAD was. */
+const MAKES_COMMIT = /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/;
 
 /**
  * Whether `tip` was made on `branch` (committed, merged or rebased there), as its reflog says,

@@ -85,6 +85,42 @@ describe('branch alignment', () => {
     expect(decisions(dir).sort()).toEqual([...feature, ...mains, 'Serve the public API over REST for now'].sort());
   });
 
+  it('a detached HEAD\'s experiment left without a commit stays off the branches; one committed and merged, or carried onto a new branch, comes along with its work', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    remember(dir, 'Keep the CSV exporter synchronous', '-t', 'decision');
+    for (const n of [1, 2, 3]) commit(dir, { [`c${n}.ts`]: 'export {}\n' }, `c${n}`);
+    const base = ['Keep the CSV exporter synchronous'];
+
+    git(dir, 'checkout', '-q', 'main~2');
+    remember(dir, 'Rewrite the exporter in Rust', '-t', 'decision');
+    expect(decisions(dir).sort()).toEqual([...base, 'Rewrite the exporter in Rust'].sort());
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(base);
+
+    git(dir, 'checkout', '-q', 'main~1');
+    remember(dir, 'Batch the export queries', '-t', 'decision');
+    commit(dir, { 'batch.ts': 'export {}\n' }, 'batching');
+    git(dir, 'switch', '-q', '-c', 'batching');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(base);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge batching', 'batching');
+    expect(decisions(dir).sort()).toEqual([...base, 'Batch the export queries'].sort());
+
+    git(dir, 'checkout', '-q', 'main~1');
+    remember(dir, 'Cache the export templates', '-t', 'decision');
+    git(dir, 'switch', '-q', '-c', 'templates');
+    expect(decisions(dir)).toContain('Cache the export templates');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).not.toContain('Cache the export templates');
+    git(dir, 'checkout', '-q', 'templates');
+    commit(dir, { 'templates.ts': 'export {}\n' }, 'templates');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge templates', 'templates');
+    expect(decisions(dir).sort()).toEqual([...base, 'Batch the export queries', 'Cache the export templates'].sort());
+    expect(decisions(dir, '--all')).toContain('Rewrite the exporter in Rust');
+  });
+
   it('a decision made on a new branch before its first commit stays off main (also from a linked worktree) until that branch\'s work is merged', () => {
     const dir = tempRepo({ files: { 'README.md': '# app\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
