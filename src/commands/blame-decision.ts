@@ -37,12 +37,16 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
   warnProblems(io, read.problems);
   const state = foldMemory(read.events, settings, new Date());
   const matches: Array<BlameMatch & { author: string; time: string; summary: string; lines: number[] }> = [];
+  // A squash commit names the sessions of every commit it squashed: those that modified this file wrote these lines.
+  const modifiedIn = new Set(read.events.filter((e) => e.type === 'file_modified' && e.meta.path === repoPath).map((e) => e.session));
   for (const c of commits) {
     if (/^0+$/.test(c.commit)) continue; // not committed yet
-    const trailers = await runGit(['log', '-1', '--format=%P%x00%(trailers:key=Cortex-Session,valueonly,separator=%x2C)', c.commit], { cwd });
-    const [parents = '', sessions = ''] = trailers.stdout.trim().split('\0');
-    c.parents = parents.split(' ').filter(Boolean);
-    c.trailerSessions = sessions.split(',').map((s) => s.trim()).filter(Boolean);
+    const shown = await runGit(['log', '-1', '--format=%P%x00%B', c.commit], { cwd });
+    const [parents = '', message = ''] = shown.stdout.split('\0');
+    c.parents = parents.trim().split(' ').filter(Boolean);
+    const named = parseSessionLines(message);
+    const modifying = named.filter((session) => modifiedIn.has(session));
+    c.trailerSessions = modifying.length > 0 ? modifying : named;
     const linked = sessionsFor(c, repoPath, read.events);
     matches.push({ commit: c.commit, author: c.author, time: c.time, summary: c.summary, lines: c.lines, sessions: linked, decisions: rankDecisions(state, linked, repoPath) });
   }
@@ -62,6 +66,18 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
     }
   }
   return 0;
+}
+
+/**
+ * The sessions a commit message names on `Cortex-Session: <id>` lines, wherever they are. The
+ * commit's own trailers are its last paragraph; a squash merge's message carries those of every
+ * commit it squashed: git's own (`git merge --squash`, `commit --no-edit`) quotes each message
+ * indented by four spaces, and a forge's lists them paragraph by paragraph, where git's trailer
+ * parser sees only the last.
+ */
+export function parseSessionLines(message: string): string[] {
+  const sessions = [...message.matchAll(/^[ \t]*cortex-session:[ \t]*(\S+)[ \t]*$/gim)].map((m) => m[1] as string);
+  return [...new Set(sessions)];
 }
 
 function lineSpans(lines: readonly number[]): string {

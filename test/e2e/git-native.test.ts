@@ -799,6 +799,39 @@ describe('decision diffs and blame', () => {
     expect(cortexJson<{ planProgress: Array<{ step: string }> }>(dir, ['diff', 'main..feature']).planProgress).toEqual([]);
   });
 
+  it('blame-decision follows the sessions a squash merge\'s message names (git\'s own indents them) to the one that wrote the file', () => {
+    const { g, dir } = initializedRepo();
+    const env = { CORTEX_FOREGROUND: '1' };
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    const work = (session: string, text: string, file: string) => {
+      const transcript = join(tempDir(), `${session}.jsonl`);
+      const line = (o: object) => JSON.stringify({ sessionId: session, cwd: dir, timestamp: new Date().toISOString(), version: '2.1.39', ...o });
+      writeFileSync(transcript, [
+        line({ type: 'assistant', message: { id: `${session}-1`, role: 'assistant', content: [{ type: 'text', text }] } }),
+        line({ type: 'assistant', message: { id: `${session}-2`, role: 'assistant', content: [{ type: 'tool_use', id: `${session}-t`, name: 'Write', input: { file_path: join(dir, file), content: 'x' } }] } }),
+        line({ type: 'user', toolUseResult: { type: 'create', filePath: join(dir, file) }, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `${session}-t`, content: 'ok' }] } }),
+      ].join('\n') + '\n');
+      writeTree(dir, { [file]: `export const by = '${session}';\n` });
+      const payload = { session_id: session, transcript_path: transcript, cwd: dir };
+      cortex(dir, ['hook', 'session-start'], { env, input: JSON.stringify({ ...payload, hook_event_name: 'SessionStart', source: 'startup' }) });
+      expect(cortex(dir, ['hook', 'stop'], { env, input: JSON.stringify({ ...payload, hook_event_name: 'Stop' }) }).code).toBe(0);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', file);
+    };
+    work('sess-zod', '[MEMORY: decision] Use zod for validation: it infers the types.', 'src/v.ts');
+    work('sess-yup', '[MEMORY: rejected] yup — its TypeScript types are weaker', 'src/v2.ts');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--squash', 'feat');
+    g(dir, 'commit', '-q', '--no-edit');
+    expect(g(dir, 'log', '-1', '--format=%B')).toMatch(/^ {4}Cortex-Session: sess-yup$/m);
+
+    const blamed = (target: string) => cortexJson<Array<{ sessions: string[]; decisions: Array<{ content: string }> }>>(dir, ['blame-decision', target])[0];
+    expect(blamed('src/v2.ts:1')?.sessions).toEqual(['sess-yup']);
+    expect(blamed('src/v2.ts:1')?.decisions.map((d) => d.content)).toEqual(['yup — its TypeScript types are weaker']);
+    expect(blamed('src/v.ts:1')?.sessions).toEqual(['sess-zod']);
+    expect(blamed('src/v.ts:1')?.decisions.map((d) => d.content)).toEqual(['Use zod for validation: it infers the types.']);
+  });
+
   it('blame-decision follows a line to its commit, the session that wrote it, and that session\'s decision', () => {
     const dir = tempRepo({ files: { 'README.md': '# x\n' } });
     const transcript = join(tempDir(), 't.jsonl');
