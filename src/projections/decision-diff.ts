@@ -1,7 +1,7 @@
 import type { RootContent } from 'mdast';
 import type { CortexEvent } from '../events/types.js';
 import { normalizeText, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
-import { code, day, heading, list, listItem, paragraph, renderMarkdown, strong, text } from './markdown.js';
+import { code, day, heading, list, listItem, paragraph, renderMarkdown, shortId, strong, text } from './markdown.js';
 
 /**
  * The decision diff of a range (a pull request): memory head has that base does not, folded so
@@ -22,7 +22,7 @@ export interface DecisionDiff {
   rejections: DiffEntry[];
   preferences: DiffEntry[];
   /**
-   * Decisions current on base that head retracted or superseded. A decision head never saw
+   * Decisions current on base that head retracted, superseded or reversed. A decision head never saw
    * (base made it after they parted) is base's news, not a retirement, so it is not listed.
    */
   retired: DiffEntry[];
@@ -77,7 +77,7 @@ const SECTIONS: ReadonlyArray<[keyof DecisionDiff, string, string]> = [
   ['decisions', 'Decisions', '+'],
   ['rejections', 'Rejected approaches', '+'],
   ['preferences', 'Preferences', '+'],
-  ['retired', 'Retired (retracted or superseded)', '-'],
+  ['retired', 'Retired (retracted, superseded or reversed)', '-'],
   ['learnings', 'Learned and fixed', '+'],
 ];
 
@@ -110,7 +110,7 @@ export function renderDiffMarkdown(diff: DecisionDiff, range: string): string {
     const items = diff[key] as DiffEntry[];
     if (items.length === 0) continue;
     nodes.push(heading(3, text(`${title} (${items.length})`)));
-    nodes.push(list(items.map((i) => listItem(strong(i.content), ...(i.reason && !i.content.includes(i.reason) ? [text(` — because ${i.reason}`)] : []), text(` (${day(i.ts)}, ${i.author}, `), code(i.id.slice(-8)), text(')')))));
+    nodes.push(list(items.map((i) => listItem(strong(i.content), ...(i.reason && !i.content.includes(i.reason) ? [text(` — because ${i.reason}`)] : []), text(` (${day(i.ts)}, ${i.author}, `), code(shortId(i.id)), text(')')))));
   }
   if (diff.planProgress.length > 0) {
     nodes.push(heading(3, text(`Plan progress (${diff.planProgress.length})`)));

@@ -1,5 +1,6 @@
 import { compareEvents } from '../events/serialize.js';
 import type { CortexEvent, EventType } from '../events/types.js';
+import { createReversals, createStems, readStance, type Statement } from './reversals.js';
 import type { ProjectionSettings } from './settings.js';
 
 /**
@@ -7,8 +8,12 @@ import type { ProjectionSettings } from './settings.js';
  *
  * Changes to memory are events too: `event_retracted` (meta.target) removes its target,
  * `event_amended` (meta.target, content = the new text) rewrites it, `decision_superseded`
- * (meta.target, optionally meta.by) retires a decision. A memory said again in a later session
- * is one item used twice, not two items; touching a file a memory names also counts as a use.
+ * (meta.target, optionally meta.by) retires a decision, and so does a decision whose
+ * `meta.supersedes` names it (a `[MEMORY: decision supersedes <id>]` tag). A later decision that
+ * reverses an earlier one, or chooses what a rejection turned down, retires it too, by what it
+ * says (reversals.ts). A memory said again in a later session is one item used twice, not two
+ * items, and in force again if only such a reading had retired it; touching a file a memory
+ * names also counts as a use.
  */
 export type Tier = 'active' | 'aging' | 'archived';
 
@@ -30,7 +35,15 @@ export interface MemoryItem {
   tier: Tier;
   /** Salience after reinforcement and decay (decisions and rejections do not decay). */
   effectiveSalience: number;
+  /** The decision that replaced it (an event id; '' when a supersession names none). */
   supersededBy?: string;
+  /**
+   * Set when no event retired it but a later decision's words did: 'reversed' (a decision that
+   * decision undoes) or 'reconsidered' (a rejected approach it chooses after all).
+   */
+  implied?: 'reversed' | 'reconsidered';
+  /** What this decision retired (superseded, reversed or reconsidered), oldest first. */
+  replaces?: Array<Pick<MemoryItem, 'id' | 'type' | 'content'>>;
 }
 
 /**
@@ -82,7 +95,7 @@ export interface MemoryState {
   decisions: MemoryItem[];
   rejections: MemoryItem[];
   preferences: MemoryItem[];
-  /** Decisions and rejections no longer current: superseded. */
+  /** Decisions and rejections no longer current: superseded, reversed or reconsidered. */
   superseded: MemoryItem[];
   /** Learnings, fixes and finished tasks, by effective salience. */
   recent: MemoryItem[];
@@ -101,6 +114,8 @@ const RECENT = new Set<EventType>(['knowledge_acquired', 'error_resolved', 'task
 export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
 const target = (e: CortexEvent): string | undefined => str(e.meta.target) ?? str(e.meta.id);
+/** The ids a decision's `meta.supersedes` names (one, or a list), as written: full or short. */
+const supersedesOf = (e: CortexEvent): string[] => (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined);
 
 function filesOf(e: CortexEvent): string[] {
   const files = new Set<string>();
@@ -117,13 +132,16 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const retracted = new Set<string>();
   const amended = new Map<string, { content: string; ts: string }>();
   const superseded = new Map<string, string>();
+  const named: CortexEvent[] = [];
   for (const e of events) {
+    if (PERMANENT.has(e.type) && e.meta.supersedes !== undefined) named.push(e);
     const id = target(e);
     if (!id) continue;
     if (e.type === 'event_retracted') retracted.add(id);
     else if (e.type === 'event_amended') amended.set(id, { content: e.content, ts: e.ts });
     else if (e.type === 'decision_superseded') superseded.set(id, str(e.meta.by) ?? '');
   }
+  if (named.length > 0) supersedeNamed(events, named, retracted, superseded);
 
   const items = new Map<string, MemoryItem>();
   const byText = new Map<string, MemoryItem>();
@@ -134,6 +152,28 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const use = (item: MemoryItem, ts: string) => {
     item.uses += 1;
     if (ts > item.lastUsed) item.lastUsed = ts;
+  };
+  /** Each decision or rejection event's item (a memory said again is the item it repeats). */
+  const itemOf = new Map<string, MemoryItem>();
+  const reversals = createReversals();
+  const statements = new Map<string, Statement>();
+  const stems = createStems();
+  // A decision or rejection said: it may retire others (reversals.ts), and is in force again itself
+  // if only such a reading had retired it. One retired by an event stays retired.
+  const stated = (item: MemoryItem) => {
+    if (item.type !== 'decision_made' && item.type !== 'approach_rejected') return;
+    if (item.supersededBy !== undefined && item.implied === undefined) return;
+    item.supersededBy = undefined;
+    item.implied = undefined;
+    let statement = statements.get(item.id);
+    if (!statement) {
+      const stance = readStance({ type: item.type, content: item.content, reason: item.reason, rejected: str(item.origin.meta.rejected) }, stems);
+      statements.set(item.id, (statement = { id: item.id, type: item.type, session: item.origin.session, inferred: isInferred(item), stance }));
+    }
+    for (const r of reversals.stated(statement)) {
+      const old = items.get(r.retired);
+      if (old) Object.assign(old, { supersededBy: r.by, implied: r.how });
+    }
   };
 
   for (const e of events) {
@@ -169,6 +209,12 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
     const same = byText.get(key);
     if (same) {
       use(same, e.ts);
+      itemOf.set(e.id, same);
+      const by = superseded.get(e.id);
+      if (by !== undefined && (same.supersededBy === undefined || same.implied !== undefined)) {
+        Object.assign(same, { supersededBy: by, implied: undefined });
+        reversals.retire(same.id);
+      } else stated(same);
       continue;
     }
     const item: MemoryItem = {
@@ -189,7 +235,9 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
     };
     items.set(e.id, item);
     byText.set(key, item);
+    itemOf.set(e.id, item);
     for (const path of item.files) byFile.set(path, [...(byFile.get(path) ?? []), item]);
+    stated(item);
   }
 
   const sessionStarts = [...sessions.values()].map((s) => s.start).sort();
@@ -203,6 +251,10 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   }
 
   const all = [...items.values()];
+  for (const item of all) {
+    const by = item.supersededBy ? itemOf.get(item.supersededBy) : undefined;
+    if (by && by !== item) (by.replaces ??= []).push({ id: item.id, type: item.type, content: item.content });
+  }
   const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byLastUse);
   const planList = [...planBook.plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));
   return {
@@ -216,6 +268,31 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
     files: [...files.values()].sort((a, b) => (a.last === b.last ? (a.path < b.path ? -1 : 1) : a.last > b.last ? -1 : 1)),
     sessions: [...sessions.values()].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
   };
+}
+
+/**
+ * What decisions' `meta.supersedes` name, as superseded by them: a full id, or a unique prefix or
+ * suffix of 6+ characters (the 8 `cortex log --oneline` and the briefing show) of a decision,
+ * rejection or preference. A name that fits none, or several, retires nothing; so does a
+ * superseding decision that was forgotten. A supersession an event records comes first.
+ */
+function supersedeNamed(events: readonly CortexEvent[], named: readonly CortexEvent[], retracted: ReadonlySet<string>, superseded: Map<string, string>): void {
+  const wanted = new Map<string, Set<string>>();
+  for (const e of named) if (!retracted.has(e.id)) for (const ref of supersedesOf(e)) if (ref.length >= 6) wanted.set(ref.toUpperCase(), new Set());
+  if (wanted.size === 0) return;
+  for (const e of events) {
+    if (!PERMANENT.has(e.type)) continue;
+    const id = e.id.toUpperCase();
+    for (const [ref, found] of wanted) if (id.startsWith(ref) || id.endsWith(ref)) found.add(e.id);
+  }
+  for (const e of named) {
+    if (retracted.has(e.id)) continue;
+    for (const ref of supersedesOf(e)) {
+      const found = wanted.get(ref.toUpperCase());
+      const old = found?.size === 1 ? [...found][0] : undefined;
+      if (old && old !== e.id && !retracted.has(old) && !superseded.has(old)) superseded.set(old, e.id);
+    }
+  }
 }
 
 /** Most recently used first; ties by id, so every ordering is deterministic. */

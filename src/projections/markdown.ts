@@ -60,4 +60,6 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
  * differ only at the end, and cut to 8 they all read "sess-000".
  */
 export const shortSession = (session: string): string => (UUID.test(session) ? session.slice(0, 8) : session);
+/** An event id as `cortex log --oneline` prints it: its last 8 characters, the random part. */
+export const shortId = (id: string): string => id.slice(-8);
 export const truncate = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);

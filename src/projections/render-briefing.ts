@@ -1,6 +1,6 @@
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
-import { byLastUse, isInferred, NOT_A_SESSION, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
-import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortSession, strong, text, truncate } from './markdown.js';
+import { byLastUse, isInferred, NOT_A_SESSION, PERMANENT, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
+import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortId, shortSession, strong, text, truncate } from './markdown.js';
 import type { Warning } from './reality.js';
 
 /**
@@ -137,7 +137,12 @@ const measure = (item: ListItem): Entry => ({ item, size: renderMarkdown([list([
 
 type Provenance = (item: MemoryItem) => PhrasingContent;
 
-/** "(2026-11-03, session 1a2b3c4d, bob@example.com)": the author only when it is not you. */
+/**
+ * "(2026-11-03, session 1a2b3c4d, bob@example.com)": the author only when it is not you. A
+ * decision, rejection or preference ends with its short id (the 8 characters `cortex log
+ * --oneline` prints), which a `[MEMORY: decision supersedes <id>]` tag or `remember --supersedes`
+ * takes: a few characters, and the next session can retire what it replaces without looking it up.
+ */
 function provenanceFor(me: string): Provenance {
   return (item) => {
     const parts = [day(item.origin.ts)];
@@ -145,8 +150,18 @@ function provenanceFor(me: string): Provenance {
     if (item.origin.author && item.origin.author !== me) parts.push(item.origin.author);
     if (isInferred(item)) parts.push('inferred');
     if (item.tier !== 'active') parts.push(`possibly outdated: unused for ${item.sessionsSinceUse} sessions`);
+    if (PERMANENT.has(item.type)) parts.push(`id ${shortId(item.id)}`);
     return emphasis(`(${parts.join(', ')})`);
   };
+}
+
+/** What a decision retired, in a few words: the next session should not propose it again either. */
+function replacedNote(item: MemoryItem): PhrasingContent[] {
+  const replaced = item.replaces ?? [];
+  if (replaced.length === 0) return [];
+  const said = (i: Pick<MemoryItem, 'type' | 'content'>) => `${i.type === 'approach_rejected' ? 'reconsiders the rejected' : 'replaces'} “${truncate(i.content, 80)}”`;
+  const more = replaced.length > 2 ? `; and ${replaced.length - 2} more` : '';
+  return [text(` (${replaced.slice(0, 2).map(said).join('; ')}${more})`)];
 }
 
 const mentions = (content: string, part: string) => content.toLowerCase().includes(part.toLowerCase().slice(0, 40));
@@ -157,6 +172,7 @@ function decisionEntry(item: MemoryItem, provenance: Provenance): ListItem {
   if (item.tier === 'active') {
     if (item.reason && !mentions(item.content, item.reason)) children.push(text(` — because ${truncate(item.reason, 200)}`));
     if (item.alternative && !mentions(item.content, item.alternative)) children.push(text(` (chosen instead: ${truncate(item.alternative, 80)})`));
+    children.push(...replacedNote(item));
   }
   children.push(text(' '), provenance(item));
   return listItem(...children);

@@ -94,7 +94,9 @@ function entry(item: MemoryItem): RootContent[] {
   if (item.reason) details.push(listItem(strong('Why:'), text(` ${item.reason}`)));
   if (item.alternative) details.push(listItem(strong('Chosen instead:'), text(` ${item.alternative}`)));
   if (item.files.length > 0) details.push(listItem(strong('Files:'), text(' '), ...item.files.flatMap((f, i) => (i === 0 ? [code(f)] : [text(', '), code(f)]))));
-  if (item.supersededBy !== undefined) details.push(listItem(strong('Superseded'), ...(item.supersededBy ? [text(' by '), code(item.supersededBy)] : [])));
+  if (item.implied === 'reconsidered') details.push(listItem(strong('Reconsidered:'), text(' chosen after all by '), code(item.supersededBy ?? '')));
+  else if (item.implied === 'reversed') details.push(listItem(strong('Superseded'), text(' by '), code(item.supersededBy ?? ''), text(', which reverses it')));
+  else if (item.supersededBy !== undefined) details.push(listItem(strong('Superseded'), ...(item.supersededBy ? [text(' by '), code(item.supersededBy)] : [])));
   details.push(listItem(strong('Recorded:'), text(` ${day(item.origin.ts)}, session ${shortSession(item.origin.session)}, ${item.origin.author}${isInferred(item) ? ' (inferred)' : ''}`)));
   details.push(listItem(strong('Id:'), text(' '), code(item.id)));
   return [heading(3, text(item.content)), list(details)];

@@ -308,7 +308,9 @@ describe('changing memory', () => {
     expect(decisions(dir)).toEqual(['Use GraphQL for the public API']);
     const md = cortexJson<BriefingJson>(dir, ['briefing']).markdown;
     expect(md).not.toContain('MongoDB');
-    expect(md).not.toContain('REST');
+    // Shown only as what its replacement replaced.
+    expect(md).not.toMatch(/^- \*\*Use REST/m);
+    expect(md).toContain('- **Use GraphQL for the public API** (replaces “Use REST for the public API”) _(');
     expect(cortex(dir, ['projections', '--write']).code).toBe(0);
     const file = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
     expect(file).toContain('Use GraphQL for the public API');
@@ -433,6 +435,63 @@ describe('changing memory', () => {
   });
 });
 
+describe('a decision reversed in a later session (QA6 HIGH-1)', () => {
+  // Two Claude Code sessions through the real Stop hook, with transcripts in the 2.x shape.
+  const stop = (dir: string, sessionId: string, lines: object[]) => {
+    const transcript = join(tempDir(), `${sessionId}.jsonl`);
+    writeFileSync(transcript, session(lines));
+    const payload = { session_id: sessionId, transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false, permission_mode: 'default' };
+    expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify(payload), env: { CORTEX_FOREGROUND: '1' } }).code).toBe(0);
+  };
+  const section = (md: string, title: string) => (md.includes(`## ${title}`) ? md.slice(md.indexOf(`## ${title}`)).split(/\n## /)[0] as string : '');
+
+  it('retires the replaced decision and lifts the reconsidered rejection, in the briefing, decisions, the tracked files and the diff', () => {
+    const dir = tempRepo({ files: { 'src/auth.ts': 'a' } });
+    stop(dir, '10000000-0000-4000-8000-000000000001', [
+      assistant('Going with JWT access tokens rather than server-side sessions, since the API is stateless.\n\nI considered Redis for the session store, but it would add another piece of infrastructure to run.\n\nRuled out Passport.js: too much indirection for three routes.'),
+    ]);
+    commit(dir, { 'src/auth.ts': 'jwt' }, 'jwt auth');
+    const before = cortexJson<DecisionJson[]>(dir, ['decisions']);
+    expect(before.map((d) => d.type).sort()).toEqual(['approach_rejected', 'approach_rejected', 'decision_made']);
+
+    stop(dir, '20000000-0000-4000-8000-000000000002', [
+      assistant('Switched from JWT to server-side sessions stored in Redis, because security needs instant revocation.\n\n[MEMORY: decision] Sessions are now server-side in Redis, replacing JWT access tokens, because revocation must be instant.'),
+    ]);
+    commit(dir, { 'src/session.ts': 'redis' }, 'redis sessions');
+
+    const md = sessionStart(dir, 'startup').stdout;
+    expect(section(md, 'Decisions')).not.toContain('- **Going with JWT');
+    expect(section(md, 'Decisions')).toContain('- **Switched from JWT to server-side sessions stored in Redis');
+    expect(section(md, 'Decisions')).toMatch(/\(replaces “Going with JWT access tokens[^”]*”\)/);
+    expect(section(md, 'Decisions')).toMatch(/reconsiders the rejected “I considered Redis for the session store/);
+    expect(section(md, 'Rejected approaches (do not propose again without a new reason)')).toContain('Ruled out Passport.js');
+    expect(section(md, 'Rejected approaches (do not propose again without a new reason)')).not.toContain('Redis');
+    const jwt = before.find((d) => d.content.startsWith('Going with JWT')) as DecisionJson;
+    const redis = before.find((d) => d.content.startsWith('I considered Redis')) as DecisionJson;
+    expect(cortexJson<DecisionJson[]>(dir, ['decisions']).map((d) => d.id)).not.toEqual(expect.arrayContaining([jwt.id]));
+
+    expect(cortex(dir, ['projections', '--write']).code).toBe(0);
+    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).not.toMatch(/Going with JWT|I considered Redis/);
+    const archive = readFileSync(join(dir, '.cortex', 'decisions-archive.md'), 'utf8');
+    expect(archive).toMatch(/### Going with JWT[^#]*\*\*Superseded\*\* by `\w+`, which reverses it/);
+    expect(archive).toMatch(/### I considered Redis[^#]*\*\*Reconsidered:\*\* chosen after all by `\w+`/);
+
+    const diff = cortexJson<{ retired: Array<{ id: string }> }>(dir, ['diff', 'HEAD~1..HEAD']);
+    expect(diff.retired.map((r) => r.id).sort()).toEqual([jwt.id, redis.id].sort());
+
+    // A later session takes Passport.js after all: the rejection goes too.
+    stop(dir, '30000000-0000-4000-8000-000000000003', [assistant('Going with Passport.js after all rather than hand-written OAuth flows, since we now need Google and GitHub providers.')]);
+    expect(section(cortexJson<BriefingJson>(dir, ['briefing']).markdown, 'Rejected approaches (do not propose again without a new reason)')).toBe('');
+  });
+
+  it('leaves a decision on another topic in force: "Use Redis for caching rather than Postgres" does not retire "Use Postgres rather than MySQL"', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    stop(dir, '10000000-0000-4000-8000-000000000001', [assistant("I'll use Postgres rather than MySQL, since we need transactional DDL.")]);
+    stop(dir, '20000000-0000-4000-8000-000000000002', [assistant("I'll use Redis for caching rather than Postgres, since the hot keys are read on every request.")]);
+    expect(decisions(dir).sort()).toEqual(["I'll use Postgres rather than MySQL, since we need transactional DDL.", "I'll use Redis for caching rather than Postgres, since the hot keys are read on every request."]);
+  });
+});
+
 describe('the inferred marker', () => {
   it('cortex decisions marks what a heuristic captured from a session, whatever its confidence, and not a tag or a remembered decision', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
@@ -510,8 +569,8 @@ describe('the briefing through the SessionStart hook', () => {
     ];
     expect(cortex(dir, ['import', '-'], { input: imported.map((e) => JSON.stringify(e)).join('\n') + '\n' }).code).toBe(0);
     const full = cortex(dir, ['briefing']).stdout;
-    expect(full).toMatch(/\*\*Use Postgres for sessions\*\* _\(2026-11-01, session sess-0001\)_/);
-    expect(full).toMatch(/\*\*Use pino for logging\*\* _\(2026-11-02, session sess-0002\)_/);
+    expect(full).toMatch(/\*\*Use Postgres for sessions\*\* _\(2026-11-01, session sess-0001, id \w{8}\)_/);
+    expect(full).toMatch(/\*\*Use pino for logging\*\* _\(2026-11-02, session sess-0002, id \w{8}\)_/);
 
     const smallest = cortex(dir, ['briefing', '--budget', '100']);
     expect(smallest.code).toBe(0);
