@@ -53,7 +53,7 @@ export function createMcpServer(io: CommandIO): McpServer {
   tool('status', 'Where the memory journal is, how many events of each type it holds, and the state of its caches.', {}, async () => (await import('../commands/status.js')).runStatus as unknown as Runner);
   tool(
     'remember',
-    'Store a memory for future sessions: a decision (with why), a rejected approach (with why and what instead), something learned, a preference.',
+    'Store a memory for future sessions: a decision (with why), a rejected approach (with why and what instead), something learned, a preference. A decision that replaces an earlier one names it in supersedes, so the earlier one stops being current.',
     {
       text: z.string().min(1).describe('the memory, one or two sentences'),
       type: z.string().optional().describe('decision | rejected | learned | plan | preference | error | done (default learned)'),
@@ -62,9 +62,14 @@ export function createMcpServer(io: CommandIO): McpServer {
       files: z.array(z.string()).optional().describe('related files'),
       tags: z.array(z.string()).optional(),
       steps: z.array(z.string()).optional().describe('for a plan: its steps, in order'),
+      supersedes: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('the id of the decision, rejected approach or preference this one replaces: the full id, or the 8 characters the briefing shows after "id" (as cortex log --oneline prints them); the type defaults to decision'),
     },
     async () => (await import('../commands/remember.js')).runRemember as unknown as Runner,
-    (a) => ({ text: [a.text], type: a.type ?? 'learned', why: a.why, instead: a.instead, file: a.files, tag: a.tags, step: a.steps, session: 'mcp' }),
+    (a) => ({ text: [a.text], type: a.type ?? (a.supersedes ? 'decision' : 'learned'), why: a.why, instead: a.instead, file: a.files, tag: a.tags, step: a.steps, supersedes: a.supersedes, session: 'mcp' }),
   );
   return server;
 }

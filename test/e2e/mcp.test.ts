@@ -71,6 +71,35 @@ describe('cortex mcp', () => {
     expect(git(dir, 'log', '-p', '--all')).not.toMatch(/AKIAIOSFODNN7EXAMPLE|Sup3rS3cret|p4ssw0rdXYZ/);
   });
 
+  it('remember supersedes a decision by its id or the short id the briefing shows; a bad id is an error and stores nothing', async () => {
+    const dir = repo();
+    const [queue] = cortexJson<Array<{ id: string; content: string }>>(dir, ['decisions']);
+    const client = await connect(dir);
+    expect((await client.listTools()).tools.find((t) => t.name === 'remember')?.inputSchema.properties).toHaveProperty('supersedes');
+
+    const reply = await client.callTool({ name: 'remember', arguments: { text: 'Use pg-boss for the job queue', why: 'retries and cron come with it', supersedes: queue!.id.slice(-8).toLowerCase() } });
+    expect(reply.isError).toBeFalsy();
+    const stored = JSON.parse(textOf(reply)) as CortexEvent;
+    expect(stored).toMatchObject({ type: 'decision_made', session: 'mcp', meta: { reason: 'retries and cron come with it' } });
+    expect(JSON.parse(textOf(await client.callTool({ name: 'decisions', arguments: {} }))).map((d: { id: string }) => d.id)).toEqual([stored.id]);
+    const supersession = cortexJson<CortexEvent[]>(dir, ['log']).find((e) => e.type === 'decision_superseded');
+    expect(supersession?.meta).toEqual({ target: queue!.id, by: stored.id });
+    expect(cortex(dir, ['briefing']).stdout).toContain('(replaces “Use Postgres advisory locks for the job queue”)');
+
+    const events = cortexJson<CortexEvent[]>(dir, ['log']).length;
+    for (const [supersedes, message] of [
+      ['ZZZZZZZZ', /^cortex: no memory with id ZZZZZZZZ/],
+      ['01', /^cortex: give at least 6 characters of the id/],
+      [queue!.id, /^cortex: \S+ is already superseded by \S+: supersede that one instead/],
+      ['', /supersedes/],
+    ] as const) {
+      const bad = await client.callTool({ name: 'remember', arguments: { text: 'Use Kafka for the job queue', type: 'decision', supersedes } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(message);
+    }
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(events);
+  });
+
   it('turns bad arguments into a tool error and malformed requests into protocol errors, and keeps serving', async () => {
     const dir = repo();
     const client = await connect(dir);
