@@ -7,7 +7,9 @@ import type { Sentence } from './prose.js';
  * Layer 3: explicit `[MEMORY: <type>] text` tags (and untyped `[MEMORY: text]`, a learning), from
  * the assistant or the user, in any case and spacing, several per message; a misspelt type counts
  * as the type, and a word of the writer's own as a learning tagged with it. Certain by construction (confidence 1.0). A tag inside a
- * code block is an example of a tag, not a tag: callers pass text with code removed. Pure.
+ * code block is an example of a tag, not a tag: callers pass text with code removed. A decision,
+ * rejection or preference may name what it replaces, `[MEMORY: decision supersedes 6TM5GE6H]`
+ * (the short id the briefing shows), kept as meta.supersedes for the projections to retire. Pure.
  */
 const TAG_TYPES: Readonly<Record<string, EventType>> = {
   decision: 'decision_made',
@@ -32,6 +34,15 @@ const TAG_TYPES: Readonly<Record<string, EventType>> = {
 // use: that text, inside the brackets, is a learning.
 const TAG = /\[\s*memory\s*:\s*([^\]\n]*?)\s*\]/gi;
 const TYPE_NAME = /^[a-z_-]+$/i;
+/**
+ * `decision supersedes 6TM5GE6H` (also `, replaces`, a colon, several ids): the type, then what it
+ * names. Only words shaped like an id (6 to 26 characters of the ULID alphabet, which has no I, L,
+ * O or U) are ids; the type stands without them.
+ */
+const SUPERSEDES = /^([a-z_-]+)\s*[,;]?\s+(?:supersedes?|replaces?)\b\s*:?\s*(.*)$/i;
+const ID = /^[0-9a-hjkmnp-tv-z]{6,26}$/i;
+/** The memories that replace one another (`cortex remember --supersedes` takes the same). */
+const STANDING: ReadonlySet<EventType> = new Set(['decision_made', 'approach_rejected', 'preference_noted']);
 /** Free text, not a type misspelt or a list of types (`[MEMORY: decision|learned]`): words with spaces between. */
 const FREE_TEXT = /^\S+(?:\s+\S+)+$/;
 
@@ -69,7 +80,8 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
   const text = prose.text;
   const matches = [...prose.masked.matchAll(TAG)];
   matches.forEach((match, i) => {
-    const inner = match[1] as string;
+    const named = SUPERSEDES.exec(match[1] as string);
+    const inner = named ? (named[1] as string) : (match[1] as string);
     if (!TYPE_NAME.test(inner)) {
       if (!FREE_TEXT.test(inner)) return;
       // Read from the text, not the masked copy, at the same place: inline code in it stays.
@@ -96,6 +108,8 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
     const content = tidy(unbold(body.replace(/^[\s:—–-]+/, '')));
     if (content.length < 3) return;
     const meta = metaFor(type, content, name);
+    const ids = named && STANDING.has(type) ? (named[2] as string).split(/[\s,]+/).filter((w) => ID.test(w)) : [];
+    if (ids.length > 0) meta.supersedes = ids;
     out.push({ type, content, confidence: 1, provenance: 'layer3:memory-tag', meta: label ? { ...meta, tags: [label] } : meta, ts });
   });
   return out;
@@ -103,5 +117,5 @@ export function extractTags(prose: Sentence, ts: string): Candidate[] {
 
 /** The text with its tags (and what they label) removed, so Layer 2 does not count them twice. */
 export function withoutTags(text: string): string {
-  return text.replace(/\[\s*memory\s*:\s*[a-z_-]+\s*\][^\n]*/gi, '').replace(/\[\s*memory\s*:[^\]\n]*\]/gi, '');
+  return text.replace(/\[\s*memory\s*:\s*[a-z_-]+(?:\s*[,;]?\s+(?:supersedes?|replaces?)\b[^\]\n]*)?\s*\][^\n]*/gi, '').replace(/\[\s*memory\s*:[^\]\n]*\]/gi, '');
 }

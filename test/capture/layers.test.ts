@@ -147,6 +147,32 @@ describe('layer 3: memory tags', () => {
   });
 });
 
+describe('layer 3: a tag that names what it replaces', () => {
+  const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content, t.meta]);
+
+  it('keeps the ids a decision, rejection or preference supersedes, in the forms an assistant writes', () => {
+    expect(tags('[MEMORY: decision supersedes 6TM5GE6H] Sessions live in Redis, because revocation must be instant')).toEqual([['decision_made', 'Sessions live in Redis, because revocation must be instant', { supersedes: ['6TM5GE6H'] }]]);
+    expect(tags('[MEMORY: Decision, replaces: 6tm5ge6h] Use pg-boss')).toEqual([['decision_made', 'Use pg-boss', { supersedes: ['6tm5ge6h'] }]]);
+    expect(tags('[MEMORY: decision supersedes 6TM5GE6H, PH78X1KN] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', { supersedes: ['6TM5GE6H', 'PH78X1KN'] }]]);
+    expect(tags('[MEMORY: decision supersedes 01KAB3XY6TM5GE6HQ2W3E4R5T6] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', { supersedes: ['01KAB3XY6TM5GE6HQ2W3E4R5T6'] }]]);
+    expect(tags('**[MEMORY: preference supersedes 86X7X447]** Use bun, not pnpm')).toEqual([['preference_noted', 'Use bun, not pnpm', { supersedes: ['86X7X447'] }]]);
+    expect(tags('[MEMORY: rejected supersedes E9N9QY32] Hand-written OAuth flows — two providers now')).toEqual([['approach_rejected', 'Hand-written OAuth flows — two providers now', { reason: 'two providers now', supersedes: ['E9N9QY32'] }]]);
+    expect(tags('[MEMORY: decison supersedes 6TM5GE6H] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', { supersedes: ['6TM5GE6H'] }]]);
+  });
+
+  it('stays the memory it is when the id is missing or not an id, and a learning supersedes nothing', () => {
+    expect(tags('[MEMORY: decision supersedes <id>] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', {}]]);
+    expect(tags('[MEMORY: decision replaces JWT] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', {}]]);
+    expect(tags('[MEMORY: decision replaces earlier one] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', {}]]);
+    expect(tags('[MEMORY: learned supersedes 6TM5GE6H] Redis keys expire lazily')).toEqual([['knowledge_acquired', 'Redis keys expire lazily', {}]]);
+  });
+
+  it('is one memory, not a second one read by the heuristics from the same line', () => {
+    const found = extractCandidates(session([assistant('[MEMORY: decision supersedes 6TM5GE6H] Going with server-side sessions in Redis rather than JWT, since revocation must be instant.')])).candidates;
+    expect(found.map((c) => [c.type, c.provenance, c.meta.supersedes])).toEqual([['decision_made', 'layer3:memory-tag', ['6TM5GE6H']]]);
+  });
+});
+
 describe('layer 1: tool calls', () => {
   it('records successful edits, reads and commands, not failed or rejected ones', () => {
     const text = session([

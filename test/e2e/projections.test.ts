@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cortex, cortexAsync, cortexJson } from '../helpers/cli.js';
 import { git, sharedRemote, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
-import { assistant, session, toolResult, toolUse } from '../helpers/transcript.js';
+import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
 interface DecisionJson {
   id: string;
@@ -482,6 +482,25 @@ describe('a decision reversed in a later session (QA6 HIGH-1)', () => {
     // A later session takes Passport.js after all: the rejection goes too.
     stop(dir, '30000000-0000-4000-8000-000000000003', [assistant('Going with Passport.js after all rather than hand-written OAuth flows, since we now need Google and GitHub providers.')]);
     expect(section(cortexJson<BriefingJson>(dir, ['briefing']).markdown, 'Rejected approaches (do not propose again without a new reason)')).toBe('');
+  });
+
+  it('a tag naming the id the briefing shows retires that decision, whatever its words; the rules Claude reads say how', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    expect(cortex(dir, ['init', '--no-git']).code).toBe(0);
+    expect(readFileSync(join(dir, '.claude', 'rules', 'cortex-memory.md'), 'utf8')).toContain('[MEMORY: decision supersedes 6TM5GE6H]');
+    stop(dir, '10000000-0000-4000-8000-000000000001', [assistant('[MEMORY: decision] Use REST for the public API, because every client speaks it.')]);
+    const briefing = sessionStart(dir, 'startup').stdout;
+    expect(briefing).toContain('`[MEMORY: decision supersedes <id>] …`');
+    const shortId = /Use REST for the public API, because every client speaks it\.\*\* _\([^)]*, id (\w{8})\)_/.exec(briefing)?.[1] as string;
+    expect(shortId).toMatch(/^\w{8}$/);
+
+    stop(dir, '20000000-0000-4000-8000-000000000002', [user('The mobile team needs fewer round trips.'), assistant(`Understood.\n\n**[MEMORY: decision supersedes ${shortId}]** Use GraphQL for the public API, because the mobile app needs one round trip per screen.`)]);
+    expect(decisions(dir)).toEqual(['Use GraphQL for the public API, because the mobile app needs one round trip per screen.']);
+    const md = sessionStart(dir, 'resume').stdout;
+    expect(md).not.toMatch(/^- \*\*Use REST/m);
+    expect(md).toContain('(replaces “Use REST for the public API, because every client speaks it.”)');
+    const [tag] = cortexJson<Array<{ type: string; meta: Record<string, unknown> }>>(dir, ['log', '--type', 'decision']);
+    expect(tag?.meta.supersedes).toEqual([shortId]);
   });
 
   it('leaves a decision on another topic in force: "Use Redis for caching rather than Postgres" does not retire "Use Postgres rather than MySQL"', () => {
