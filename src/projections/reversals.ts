@@ -97,7 +97,11 @@ const REPLACES_SENTENCE = /[.;!]\s+(?:this |it )?(?:replaces|supersedes)\s+([^.;
 const NOW = /\b(?:now|anymore|any more|no longer|from now on|going forward)\b/i;
 const RETURNS = /\b(?:after all|back to|revert(?:ed|ing)? to|return(?:ed|ing)? to|reinstat(?:e|ed|ing)|restor(?:e|ed|ing)|switch(?:ed|ing)? back|go(?:ing)? back|went back)\b/i;
 const NEGATED = /\b(?:not|no|never|without|don't|doesn't|won't|stop(?:ped|ping)?|avoid\w*|drop(?:ped|ping)?|remov\w*|disabl\w*|against|away from|get rid of|got rid of)\b/i;
-const FOR = /\bfor\s+(.+)$/i;
+/**
+ * Where a purpose or a context begins: "for the job queue", and "in YAML files", "on Windows",
+ * "in tests" (but not "stored in Redis": a place names what was chosen, not what it is for).
+ */
+const SCOPE = /\bfor\s+(.+)$|\b(?:in|on|within|inside|across)\s+((?:(?:the|our|all|every|each|any)\s+)?(?:[\w.-]+\s+){0,3}?(?:files?|tests?|specs?|ci|production|prod|staging|development|makefiles?|scripts?|docs|modules?|packages?|services?|frontend|backend|ui|cli|components?|templates?|configs?|examples?|migrations?|windows|macos|linux|ios|android|mobile|web|browsers?|desktop|monorepo|handlers?|controllers?|views?|models?|routes?|jobs?|workers?|librar(?:y|ies)|crates?|apps?|dockerfiles?|pipelines?|notebooks?)\b.*)$/i;
 
 /** A word-stem reader with its own memory: the journal repeats its vocabulary. */
 export function createStems(): (word: string) => string {
@@ -158,9 +162,10 @@ export function readStance(source: StanceSource, stem: (w: string) => string): S
   else if ((m = NO_LONGER.exec(bare))) [chose, over, replaces] = [bare.slice(0, m.index), m[1] as string, true];
   else if ((m = CHOSE_OVER.exec(bare)) || (m = RATHER.exec(bare)) || (m = NOT_Y.exec(bare))) [chose, over, replaces] = [m[1] as string, m[2] as string, NOW.test(statement)];
   else if ((m = REPLACES_SENTENCE.exec(source.content))) [over, replaces] = [m[1] as string, true];
-  // "X rather than Y, so …": what follows a comma is another clause; "…than Y for Z": Z is what both are for.
+  // "X rather than Y, so …": what follows a comma is another clause; "…than Y for Z" (or "in Z
+  // files"): Z is what both are for.
   over = (over.split(',')[0] as string).trim();
-  const overFor = FOR.exec(over);
+  const overFor = SCOPE.exec(over);
   if (overFor) over = over.slice(0, overFor.index);
   const overWords = over ? words(over, stem) : source.rejected ? words(source.rejected, stem) : EMPTY;
   const choseWords = chose === bare ? new Set(said) : words(chose, stem);
@@ -168,13 +173,13 @@ export function readStance(source: StanceSource, stem: (w: string) => string): S
   if (!over) for (const w of overWords) choseWords.delete(w);
   const scope = scopeOf(chose, stem);
   for (const w of words(topic, stem)) scope.add(w);
-  if (overFor) for (const w of words(overFor[1] as string, stem)) scope.add(w);
+  if (overFor) for (const w of words((overFor[1] ?? overFor[2]) as string, stem)) scope.add(w);
   return { chose: choseWords, over: overWords, said, scope, replaces, returns: RETURNS.test(statement), negated: NEGATED.test(chose) };
 }
 
 function scopeOf(phrase: string, stem: (w: string) => string): Set<string> {
-  const m = FOR.exec(phrase);
-  return m ? words(m[1] as string, stem) : new Set();
+  const m = SCOPE.exec(phrase);
+  return m ? words((m[1] ?? m[2]) as string, stem) : new Set();
 }
 
 const within = (xs: ReadonlySet<string>, ys: ReadonlySet<string>): boolean => {
@@ -283,13 +288,14 @@ export function createReversals(): Reversals {
           for (const w of s.stance.chose) add(byChoice, w, s);
           for (const w of s.stance.over) add(byOver, w, s);
         } else if (s.stance.chose.size > 0) {
-          // Under its rarest word so far: a decision that chooses all of its words has that one too.
+          // Under the word fewest decisions so far chose: a decision that chooses all of its words
+          // has that one too, and few others look it up.
           let key = '';
           for (const w of s.stance.chose) if (key === '' || (seen.get(w) ?? 0) < (seen.get(key) ?? 0) || ((seen.get(w) ?? 0) === (seen.get(key) ?? 0) && w < key)) key = w;
           add(rejections, key, s);
         }
       }
-      for (const w of s.stance.said) seen.set(w, (seen.get(w) ?? 0) + 1);
+      if (s.type === 'decision_made') for (const w of s.stance.chose) seen.set(w, (seen.get(w) ?? 0) + 1);
       return out;
     },
     retire(id) {

@@ -51,6 +51,9 @@ describe('a later decision reverses an earlier one', () => {
     ['what it replaces is more than the earlier choice', decision('Use Postgres rather than MySQL'), decision('Use SQLite instead of Postgres read replicas now'), null],
     ['a swap without "now" on an unrelated purpose', decision('Use Postgres for the job queue rather than Redis'), decision('Use Redis for rate limiting rather than Postgres'), null],
     ['a choice that turns down what the earlier one also turned down', decision('Use Postgres rather than MySQL'), decision('Use SQLite for tests, replacing MySQL'), null],
+    ['an exception for some files is no reversal of the rule', decision('Use tabs rather than spaces for indentation'), decision('Use spaces rather than tabs in YAML files'), null],
+    ['nor one for a platform', decision('Use bash rather than PowerShell for the scripts'), decision('Use PowerShell instead of bash on Windows'), null],
+    ['a new rule with its exception does reverse it', decision('Use tabs rather than spaces'), decision('Use spaces rather than tabs, except in Makefiles'), 'swap'],
   ];
   it.each(cases)('%s', (_name, earlier, later, expected) => {
     expect(reversal(later, earlier)).toBe(expected);
