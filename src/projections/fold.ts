@@ -43,7 +43,7 @@ export interface MemoryItem {
    */
   implied?: 'reversed' | 'reconsidered';
   /** What this decision retired (superseded, reversed or reconsidered), oldest first. */
-  replaces?: Array<Pick<MemoryItem, 'id' | 'type' | 'content'>>;
+  replaces?: Array<Pick<MemoryItem, 'id' | 'type' | 'content' | 'implied'>>;
 }
 
 /**
@@ -253,7 +253,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const all = [...items.values()];
   for (const item of all) {
     const by = item.supersededBy ? itemOf.get(item.supersededBy) : undefined;
-    if (by && by !== item) (by.replaces ??= []).push({ id: item.id, type: item.type, content: item.content });
+    if (by && by !== item) (by.replaces ??= []).push({ id: item.id, type: item.type, content: item.content, implied: item.implied });
   }
   const current = (type: EventType) => all.filter((i) => i.type === type && i.supersededBy === undefined).sort(byLastUse);
   const planList = [...planBook.plans.values()].map(finishPlan).sort((a, b) => (a.updated === b.updated ? (a.id < b.id ? -1 : 1) : a.updated > b.updated ? -1 : 1));

@@ -155,9 +155,13 @@ function provenanceFor(me: string): Provenance {
   };
 }
 
-/** What a decision retired, in a few words: the next session should not propose it again either. */
+/**
+ * What a decision superseded by naming it (an id), in a few words: the next session should not
+ * propose it again either. What it reversed or reconsidered by its words needs no note: those
+ * words already say what it replaces.
+ */
 function replacedNote(item: MemoryItem): PhrasingContent[] {
-  const replaced = item.replaces ?? [];
+  const replaced = (item.replaces ?? []).filter((i) => i.implied === undefined);
   if (replaced.length === 0) return [];
   const said = (i: Pick<MemoryItem, 'type' | 'content'>) => `${i.type === 'approach_rejected' ? 'reconsiders the rejected' : 'replaces'} “${truncate(i.content, 80)}”`;
   const more = replaced.length > 2 ? `; and ${replaced.length - 2} more` : '';

@@ -90,7 +90,7 @@ const NO_LONGER = /\bno longer\s+(?:use|uses|using|on|with|need|needs|rel(?:y|ie
 const CHOSE_OVER = /\b(?:chose|choose|picked|prefer(?:red)?|went with|going with|opted for)\s+(.+?)\s+over\s+(.+)$/i;
 const RATHER = /^(.+?),?\s+(?:rather than|instead of)\s+(.+)$/i;
 const NOT_Y = /^(.+?),\s+not\s+(.+)$/i;
-/** Whether any of the patterns below can match: the words they all need. */
+/** Whether any of the patterns above can match: one of the words each needs. */
 const SHIFT = /\b(?:switch|swap|mov|migrat|chang|convert|port|transition|went|go(?:ing)? back|replac|dropp|ditch|abandon|retir|no longer|rather than|instead of|over|not|supersed|in place of|taking over)/i;
 /** "… Replaces the nightly cron." said after the statement. */
 const REPLACES_SENTENCE = /[.;!]\s+(?:this |it )?(?:replaces|supersedes)\s+([^.;!]+)/i;

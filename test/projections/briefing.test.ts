@@ -137,15 +137,15 @@ describe('the briefing budget', () => {
     expect(md).not.toMatch(/Done:\*\* Done:|Learned:\*\* Learned/);
   });
 
-  it('shows each decision\'s short id, and what a decision replaced or reconsidered, never the retired ones as current', () => {
+  it('shows each decision\'s short id, never a decision or rejection a later decision\'s words retired (they say what it replaces)', () => {
     const ts = (m: number) => new Date(Date.parse('2026-11-01T00:00:00Z') + m * 60_000).toISOString();
     const jwt = makeEvent({ type: 'decision', content: 'Going with JWT access tokens rather than server-side sessions, since the API is stateless.', provenance: 'layer2:chose', confidence: 0.8, ts: ts(1), meta: { reason: 'the API is stateless', rejected: 'server-side sessions' } }, { session: 's1' });
     const redis = makeEvent({ type: 'rejected', content: 'I considered Redis for the session store, but it would add another piece of infrastructure to run.', provenance: 'layer2:considered-but', confidence: 0.75, ts: ts(2), meta: { reason: 'it would add another piece of infrastructure to run' } }, { session: 's1' });
     const switched = makeEvent({ type: 'decision', content: 'Switched from JWT to server-side sessions stored in Redis, because security needs instant revocation.', provenance: 'layer2:set-to-so', confidence: 0.7, ts: ts(60), meta: { reason: 'security needs instant revocation', rejected: 'JWT' } }, { session: 's2' });
     const md = render([jwt, redis, switched], 2000).markdown;
     expect(md).not.toContain('## Rejected approaches');
-    expect(md).not.toContain('- **Going with JWT');
-    expect(md).toContain(`- **Switched from JWT to server-side sessions stored in Redis, because security needs instant revocation.** (replaces “Going with JWT access tokens rather than server-side sessions, since the API is…”; reconsiders the rejected “I considered Redis for the session store, but it would add another piece of inf…”) _(2026-11-01, session s2, dev@example.com, inferred, id ${switched.id.slice(-8)})_`);
+    expect(md).not.toMatch(/Going with JWT|I considered Redis/);
+    expect(md).toContain(`- **Switched from JWT to server-side sessions stored in Redis, because security needs instant revocation.** _(2026-11-01, session s2, dev@example.com, inferred, id ${switched.id.slice(-8)})_`);
 
     const archive = renderArchiveFile(foldMemory([jwt, redis, switched], DEFAULT_SETTINGS, NOW));
     expect(archive).toContain(`**Superseded** by \`${switched.id}\`, which reverses it`);

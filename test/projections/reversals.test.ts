@@ -115,7 +115,7 @@ describe('foldMemory: what a later decision says retires what it reverses', () =
     expect(state.decisions.map((d) => d.id).sort()).toEqual([switched.id, tag.id].sort());
     expect(state.rejections.map((r) => r.id)).toEqual([passport.id]);
     expect(state.superseded.map((i) => [i.id, i.supersededBy, i.implied])).toEqual(expect.arrayContaining([[jwt.id, switched.id, 'reversed'], [redis.id, switched.id, 'reconsidered']]));
-    expect(state.decisions.find((d) => d.id === switched.id)?.replaces).toEqual([{ id: jwt.id, type: 'decision_made', content: jwt.content }, { id: redis.id, type: 'approach_rejected', content: redis.content }]);
+    expect(state.decisions.find((d) => d.id === switched.id)?.replaces).toEqual([{ id: jwt.id, type: 'decision_made', content: jwt.content, implied: 'reversed' }, { id: redis.id, type: 'approach_rejected', content: redis.content, implied: 'reconsidered' }]);
 
     const after = fold([jwt, redis, passport, switched, tag, at({ type: 'decision', content: 'Going with Passport.js after all rather than hand-written OAuth flows, since we now need Google and GitHub providers.', meta: { rejected: 'hand-written OAuth flows' } }, 's5')]);
     expect(after.rejections).toEqual([]);
