@@ -532,7 +532,8 @@ describe('the GitHub workflow template', () => {
 });
 
 describe('team sync through a shared remote', () => {
-  it('a reviewer who only fetched sees the branch\'s decisions in cortex diff and cortex log <range> (the fetched journal is united first)', () => {
+  /** Alice pushes a first commit to a shared remote; both run cortex init (no hooks). */
+  const aliceAndBob = () => {
     const { bare, clone } = sharedRemote();
     const alice = clone('alice');
     writeFileSync(join(alice, 'a.txt'), '1');
@@ -542,6 +543,11 @@ describe('team sync through a shared remote', () => {
     cortex(alice, ['init', '--no-claude', '--no-git']);
     const bob = clone('bob');
     cortex(bob, ['init', '--no-claude', '--no-git']);
+    return { bare, alice, bob };
+  };
+
+  it('a reviewer who only fetched sees the branch\'s decisions in cortex diff and cortex log <range> (the fetched journal is united first)', () => {
+    const { bare, alice, bob } = aliceAndBob();
     git(bob, 'checkout', '-q', '-b', 'feature');
     expect(cortex(bob, ['remember', 'Use pino rather than winston: it writes JSON', '-t', 'decision']).code).toBe(0);
     writeFileSync(join(bob, 'log.ts'), 'export {}\n');
@@ -561,15 +567,7 @@ describe('team sync through a shared remote', () => {
   });
 
   it('after a git fetch, switching to a teammate\'s branch or resetting to what they pushed brings their memory: the briefing at session start, cortex decisions (the fetched journal is united first)', () => {
-    const { clone } = sharedRemote();
-    const alice = clone('alice');
-    writeFileSync(join(alice, 'a.txt'), '1');
-    git(alice, 'add', '-A');
-    git(alice, 'commit', '-q', '-m', 'init');
-    git(alice, 'push', '-q', 'origin', 'main');
-    cortex(alice, ['init', '--no-claude', '--no-git']);
-    const bob = clone('bob');
-    cortex(bob, ['init', '--no-claude', '--no-git']);
+    const { alice, bob } = aliceAndBob();
     const decide = (branch: string, text: string) => {
       git(bob, 'checkout', '-q', branch);
       expect(cortex(bob, ['remember', text, '-t', 'decision']).code).toBe(0);
