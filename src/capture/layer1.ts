@@ -136,6 +136,20 @@ export function listItems(markdown: string): string[] {
     .filter((s): s is string => Boolean(s));
 }
 
+/**
+ * A plan's steps, as `cortex remember` and a `[MEMORY: plan]` tag state them: those given with --step, else the text's list items (one per line,
+ * "- x" or "1. x"), else its parts between semicolons (how capture writes a plan), else the text
+ * as one step. A plan without steps has no progress to show or to finish. They are redacted with
+ * the rest of the memory.
+ */
+export function planSteps(text: string, given: readonly string[]): string[] {
+  const steps = given.map((s) => s.trim()).filter(Boolean);
+  if (steps.length > 0) return steps;
+  const items = listItems(text);
+  if (items.length > 0) return items;
+  return text.replace(/^plan\s*:\s*/i, '').split(/;\s+/).map((s) => s.trim()).filter(Boolean);
+}
+
 /** A plan written out in ExitPlanMode: its list items are the steps. */
 function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
   const steps = listItems(markdown);

@@ -1,6 +1,7 @@
 import { MEMORY_TYPES, resolveEventType, type EventType, type Meta } from '../events/types.js';
 import { oneEditApart, swappedNeighbours } from '../one-edit.js';
 import { tidy, type Candidate } from './candidate.js';
+import { planSteps } from './layer1.js';
 import type { Sentence } from './prose.js';
 
 /**
@@ -61,7 +62,13 @@ function metaFor(type: EventType, content: string, tag: string): Meta {
     const split = /\s(?:because|since|as)\s|\s*(?:—|–|:| - )\s*/i.exec(content);
     if (split) return { reason: content.slice(split.index + split[0].length).trim() };
   }
-  if (type === 'plan_created') return { steps: [content], tag };
+  if (type === 'decision_made') {
+    // "[MEMORY: decision] Use pino because it writes JSON": the reason, as a rejection's is kept.
+    const split = /\s(?:because|since|so that)\s|\s(?:—|–| - )\s/i.exec(content);
+    if (split) return { reason: content.slice(split.index + split[0].length).trim() };
+  }
+  // "[MEMORY: plan] migrate auth; add tests; deploy": the steps, as `cortex remember --type plan` reads them.
+  if (type === 'plan_created') return { steps: planSteps(content, []), tag };
   return {};
 }
 

@@ -1,4 +1,4 @@
-import { listItems } from '../capture/layer1.js';
+import { planSteps } from '../capture/layer1.js';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
@@ -74,16 +74,3 @@ function supersedable(events: readonly CortexEvent[], id: string): CortexEvent {
   return old;
 }
 
-/**
- * A remembered plan's steps: those given with --step, else the text's list items (one per line,
- * "- x" or "1. x"), else its parts between semicolons (how capture writes a plan), else the text
- * as one step. A plan without steps has no progress to show or to finish. They are redacted with
- * the rest of the memory.
- */
-export function planSteps(text: string, given: readonly string[]): string[] {
-  const steps = given.map((s) => s.trim()).filter(Boolean);
-  if (steps.length > 0) return steps;
-  const items = listItems(text);
-  if (items.length > 0) return items;
-  return text.replace(/^plan\s*:\s*/i, '').split(/;\s+/).map((s) => s.trim()).filter(Boolean);
-}

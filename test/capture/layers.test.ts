@@ -88,6 +88,15 @@ describe('layer 2: heuristics over assistant prose', () => {
 });
 
 describe('layer 3: memory tags', () => {
+  it('reads a plan tag\'s steps between semicolons and a decision tag\'s reason, as cortex remember does', () => {
+    const [plan] = extractTags(prepareProse('[MEMORY: plan] migrate auth; add tests; deploy'), '');
+    expect(plan?.meta.steps).toEqual(['migrate auth', 'add tests', 'deploy']);
+    const [decision] = extractTags(prepareProse('[MEMORY: decision] Use pino because it writes JSON'), '');
+    expect(decision?.meta.reason).toBe('it writes JSON');
+    const [single] = extractTags(prepareProse('[MEMORY: plan] ship the importer'), '');
+    expect(single?.meta.steps).toEqual(['ship the importer']);
+  });
+
   it('reads several tags per message, in any case and spacing, at confidence 1', () => {
     const text = 'Summary.\n[MEMORY: decision] Use UTC everywhere\n[memory:Rejected]  Local time — DST bugs\n[ Memory : learned ] The API caps pages at 100';
     const tags = extractTags(prepareProse(text), '');
@@ -151,7 +160,7 @@ describe('layer 3: a tag that names what it replaces', () => {
   const tags = (text: string) => extractTags(prepareProse(text), '').map((t) => [t.type, t.content, t.meta]);
 
   it('keeps the ids a decision, rejection or preference supersedes, in the forms an assistant writes', () => {
-    expect(tags('[MEMORY: decision supersedes 6TM5GE6H] Sessions live in Redis, because revocation must be instant')).toEqual([['decision_made', 'Sessions live in Redis, because revocation must be instant', { supersedes: ['6TM5GE6H'] }]]);
+    expect(tags('[MEMORY: decision supersedes 6TM5GE6H] Sessions live in Redis, because revocation must be instant')).toEqual([['decision_made', 'Sessions live in Redis, because revocation must be instant', { reason: 'revocation must be instant', supersedes: ['6TM5GE6H'] }]]);
     expect(tags('[MEMORY: Decision, replaces: 6tm5ge6h] Use pg-boss')).toEqual([['decision_made', 'Use pg-boss', { supersedes: ['6tm5ge6h'] }]]);
     expect(tags('[MEMORY: decision supersedes 6TM5GE6H, PH78X1KN] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', { supersedes: ['6TM5GE6H', 'PH78X1KN'] }]]);
     expect(tags('[MEMORY: decision supersedes 01KAB3XY6TM5GE6HQ2W3E4R5T6] Use Redis sessions')).toEqual([['decision_made', 'Use Redis sessions', { supersedes: ['01KAB3XY6TM5GE6HQ2W3E4R5T6'] }]]);
