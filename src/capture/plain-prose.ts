@@ -46,8 +46,9 @@ export function fallsShort(m: string): boolean {
   return FALLS_SHORT.test(m) || DID_LITTLE.test(m);
 }
 
+/** The weaker shapes (the strong ones are `fallsShort`, its own cue at a higher confidence). */
 export function turnedDown(m: string): boolean {
-  return FALLS_SHORT.test(m) || BUT_LEFT_OUT.test(m) || DID_LITTLE.test(m) || FIRST_THOUGHT.test(m) || WOULD_BUT.test(m) || (WOULD_COST.test(m) && !/^(?:i|we|you|it|this|that|if|when|once)\b/.test(m));
+  return BUT_LEFT_OUT.test(m) || FIRST_THOUGHT.test(m) || WOULD_BUT.test(m) || (WOULD_COST.test(m) && !/^(?:i|we|you|it|this|that|if|when|once)\b/.test(m));
 }
 
 /** "The fix is `foldl'` plus …", "Instead the recovery goes in X: …", "So the fix goes where …". */

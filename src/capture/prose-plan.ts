@@ -52,11 +52,13 @@ function writtenPlans(raw: string): string[][] {
 
 export function extractProsePlans(raw: string, state: SessionPlans, session: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const steps of writtenPlans(raw)) {
+  // Most assistant text names no plan and reports no step: no second pass over it for those.
+  for (const steps of /\bplan\b/i.test(raw) ? writtenPlans(raw) : []) {
     const plan: PlanState = { id: planId(`${session}\u0000prose\u0000${state.plans.length}\u0000${steps.join('\n')}`), steps: steps.map(redactedStep), done: steps.map(() => false) };
     state.plans.push(plan);
     out.push({ type: 'plan_created', content: tidy(`Plan: ${steps.join('; ')}`), confidence: 0.9, provenance: 'layer2:prose-plan', meta: { plan_id: plan.id, steps }, ts });
   }
+  if (state.plans.length === 0 || !/\bsteps?\b/i.test(raw)) return out;
   for (const sentence of splitProse(raw)) {
     const report = STEP_DONE.exec(sentence.masked);
     if (!report || /\?\s*$/.test(sentence.text)) continue;
