@@ -1,4 +1,5 @@
 import type { CortexEvent, EventType } from '../events/types.js';
+import { PERMANENT } from '../projections/fold.js';
 import { analyze } from './analyze.js';
 
 /**
@@ -74,6 +75,10 @@ export interface StoredDoc extends Pick<CortexEvent, 'id' | 'type' | 'content' |
   tags?: string[];
   /** For an amendment: the event it rewrites. */
   target?: string;
+  /** For a decision: what capture read it was chosen over (reversals.ts reads it). */
+  rejected?: string;
+  /** Captured by a heuristic (Layer 2), which never overturns a memory stated outright. */
+  inferred?: boolean;
 }
 
 export function storedDoc(e: CortexEvent): StoredDoc {
@@ -87,6 +92,8 @@ export function storedDoc(e: CortexEvent): StoredDoc {
   if (files.length > 0) doc.files = files;
   if (tags.length > 0) doc.tags = tags;
   if (e.type === 'event_amended' && str(e.meta.target)) doc.target = str(e.meta.target);
+  if (e.type === 'decision_made' && str(e.meta.rejected)) doc.rejected = str(e.meta.rejected);
+  if ((e.type === 'decision_made' || e.type === 'approach_rejected') && e.provenance.startsWith('layer2:')) doc.inferred = true;
   return doc;
 }
 
@@ -112,20 +119,27 @@ export function analyseDoc(doc: StoredDoc): AnalysedDoc {
 /**
  * An edit another event makes to what search shows: a retraction hides its target, an
  * amendment hides the text it replaces (the amendment is found instead), a supersession marks a
- * decision as replaced. Each applies only where the editing event is visible.
+ * decision as replaced. Each applies only where the editing event is visible. A supersession a
+ * decision names itself (`meta.supersedes`: `remember --supersedes`, a tag) may name its target
+ * by a prefix or suffix of its id, as the briefing and `log --oneline` show it (`named`).
  */
 export interface SearchEdit {
   kind: 'retract' | 'amend' | 'supersede';
   target: string;
   by?: string;
+  named?: boolean;
   place: number;
 }
 
-export function editOf(e: CortexEvent): Omit<SearchEdit, 'place'> | null {
+export function editsOf(e: CortexEvent): Array<Omit<SearchEdit, 'place'>> {
+  if (e.meta.supersedes !== undefined && PERMANENT.has(e.type)) {
+    const refs = (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined && x.length >= 6);
+    return refs.map((ref) => ({ kind: 'supersede', target: ref.trim().toUpperCase(), by: e.id, named: true }));
+  }
   const target = str(e.meta.target) ?? str(e.meta.id);
-  if (!target) return null;
-  if (e.type === 'event_retracted') return { kind: 'retract', target };
-  if (e.type === 'event_amended') return { kind: 'amend', target, by: e.id };
-  if (e.type === 'decision_superseded') return { kind: 'supersede', target, ...(str(e.meta.by) ? { by: str(e.meta.by) } : {}) };
-  return null;
+  if (!target) return [];
+  if (e.type === 'event_retracted') return [{ kind: 'retract', target }];
+  if (e.type === 'event_amended') return [{ kind: 'amend', target, by: e.id }];
+  if (e.type === 'decision_superseded') return [{ kind: 'supersede', target, ...(str(e.meta.by) ? { by: str(e.meta.by) } : {}) }];
+  return [];
 }

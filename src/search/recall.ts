@@ -46,7 +46,8 @@ export function selectRecall(outcome: Pick<SearchOutcome, 'hits' | 'plan' | 'con
   const specific = outcome.conceptDocs.map((docs, k) => topic[k] === true && isSpecific(docs, outcome.indexed));
   const termsOf = plan.concepts.map((_, k) => plan.terms.filter((t) => t.concept === k).map((t) => t.term));
   const relevant = outcome.hits.filter((hit) => {
-    if (hit.type === 'plan_created' || (session !== undefined && hit.session === session)) return false;
+    // A decision since replaced, or a rejection since reconsidered, is not what to remember now.
+    if (hit.type === 'plan_created' || hit.superseded === true || (session !== undefined && hit.session === session)) return false;
     // A memory shares a word by the word or what it means (its equivalents, the things it covers),
     // not by a word that starts like it or is a letter off: search ranks those, but "Can we drop
     // Redis?" is not about the OAuth "redirects" a decision handles.

@@ -2,7 +2,6 @@ import { startInBackground } from '../background.js';
 import type { EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
-import { normalizeText } from '../projections/fold.js';
 import { isVisible, type BranchView, type Place } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
 import { existsSync } from 'node:fs';
@@ -11,6 +10,7 @@ import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDo
 import { vectorsDir } from './embeddings/vectors.js';
 import { byScore, scoreQuery, type Candidate, type Segments } from './engine.js';
 import { withNeighbours } from './neighbours.js';
+import { impliedRetirements, memoryKey } from './implied-reversals.js';
 import { feedbackMaxDocs, withFeedback, type FeedbackSource } from './feedback.js';
 import { loadLexicon, planQuery, type QueryPlan } from './query-plan.js';
 import { DamagedSegment, readSegment, type Segment } from './score-segment.js';
@@ -23,7 +23,8 @@ import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from '.
  * `cortex search`, recall and the MCP server all come here: bring the index to the journal's
  * tip (incrementally), align with HEAD like the projections do, run the query, and turn the best
  * candidates into hits: retracted memories never, amended ones by their amendment, superseded
- * decisions marked and ranked below what replaced them, repeats of one memory once.
+ * decisions (by an event, or by what a later decision says: implied-reversals.ts) marked and
+ * ranked below what replaced them, repeats of one memory once.
  */
 export interface SearchRequest {
   query: string;
@@ -200,8 +201,9 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const conceptDocs = plan.concepts.map(() => 0);
   for (const c of scored) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
   const frequent = meta.bulk?.frequent ?? {};
+  const read = docReader(update.dir, attrs);
   const feedback: FeedbackSource = {
-    docs: (ordinals) => readDocs(update.dir, attrs, ordinals),
+    docs: read,
     hidden,
     isFrequent: (t) => Object.hasOwn(frequent, t),
     maxDocs: feedbackMaxDocs(meta.count),
@@ -218,37 +220,95 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
     ranked = fused.candidates;
     hybrid = fused;
   }
-  const hits = toHits(update.dir, attrs, ranked, { hidden, superseded, limit: request.limit ?? 10 });
+  const limit = request.limit ?? 10;
+  const implied = impliedAmong(read, attrs, ranked, limit, hidden, superseded);
+  const hits = toHits(read, ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
   return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs, hybrid: hybrid.used, ...(hybrid.notice ? { notice: hybrid.notice } : {}) };
 }
 
-function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: Map<string, string> } {
+/** What search shows superseded, and by what ('' when unknown). */
+interface Supersessions {
+  /** By an event: a `decision_superseded`, or a decision naming the id it replaces. */
+  byEvent(id: string): string | undefined;
+  /** By what a later decision's words imply (implied-reversals.ts): text key → the id of what retired it. */
+  implied: ReadonlyMap<string, string>;
+}
+
+function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: (id: string) => string | undefined } {
   const hidden = new Set<string>();
-  const superseded = new Map<string, string>();
+  const byId = new Map<string, string>();
+  const named: Array<{ ref: string; by: string }> = [];
   for (const edit of meta.edits) {
     if (!visiblePlace[edit.place]) continue;
-    if (edit.kind === 'supersede') superseded.set(edit.target, edit.by ?? '');
-    else hidden.add(edit.target);
+    if (edit.kind !== 'supersede') hidden.add(edit.target);
+    else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '' });
+    else byId.set(edit.target, edit.by ?? '');
   }
+  // A forgotten decision replaces nothing.
+  const live = named.filter((n) => !hidden.has(n.by));
+  const superseded = (id: string): string | undefined => {
+    const by = byId.get(id);
+    if (by !== undefined || live.length === 0) return by;
+    const upper = id.toUpperCase();
+    return live.find((n) => n.by !== id && (upper === n.ref || upper.startsWith(n.ref) || upper.endsWith(n.ref)))?.by;
+  };
   return { hidden, superseded };
 }
 
+/** How many of the best decisions and rejections a search reads for the reversals among them. */
+const REVERSAL_WINDOW = 60;
+
+function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candidate[], limit: number, hidden: ReadonlySet<string>, byEvent: (id: string) => string | undefined): Map<string, string> {
+  const said = new Set([typeCode('decision_made'), typeCode('approach_rejected')]);
+  // Only a decision or rejection among the results can be marked: most queries show none.
+  if (!ranked.slice(0, limit * 2).some((c) => said.has(attrs.type(c.o)))) return new Map();
+  const ordinals: number[] = [];
+  for (const c of ranked) {
+    if (said.has(attrs.type(c.o))) ordinals.push(c.o);
+    if (ordinals.length >= REVERSAL_WINDOW) break;
+  }
+  if (ordinals.length < 2) return new Map();
+  const found = [...read(ordinals)].map(([o, doc]) => ({ o, doc })).filter(({ doc }) => !hidden.has(doc.id));
+  const explicit = new Set(found.filter(({ doc }) => byEvent(doc.id) !== undefined).map(({ doc }) => doc.id));
+  const idOf = new Map(found.map(({ doc }) => [memoryKey(doc), doc.id]));
+  const implied = new Map<string, string>();
+  for (const [retired, by] of impliedRetirements(found, explicit)) implied.set(retired, idOf.get(by) ?? '');
+  return implied;
+}
+
+type DocReader = (ordinals: readonly number[]) => Map<number, StoredDoc>;
+
+/** Stored records by ordinal, each read from disk once however often it is asked for. */
+function docReader(dir: string, attrs: AttrTable): DocReader {
+  const known = new Map<number, StoredDoc>();
+  return (ordinals) => {
+    const missing = ordinals.filter((o) => !known.has(o));
+    for (const [o, doc] of readDocs(dir, attrs, missing)) known.set(o, doc);
+    const out = new Map<number, StoredDoc>();
+    for (const o of ordinals) {
+      const doc = known.get(o);
+      if (doc) out.set(o, doc);
+    }
+    return out;
+  };
+}
+
 /** The best candidates as hits: read in batches until `limit` survive the edits and the dedupe. */
-function toHits(dir: string, attrs: AttrTable, candidates: readonly Candidate[], options: { hidden: ReadonlySet<string>; superseded: ReadonlyMap<string, string>; limit: number }): SearchHit[] {
+function toHits(read: DocReader, candidates: readonly Candidate[], options: { hidden: ReadonlySet<string>; superseded: Supersessions; limit: number }): SearchHit[] {
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
   const batch = Math.max(20, options.limit * 2);
   for (let from = 0; from < candidates.length && hits.length < options.limit * 2; from += batch) {
     const slice = candidates.slice(from, from + batch);
-    const docs = readDocs(dir, attrs, slice.map((c) => c.o));
+    const docs = read(slice.map((c) => c.o));
     for (const c of slice) {
       const doc = docs.get(c.o);
       if (!doc || options.hidden.has(doc.id)) continue;
-      const key = `${doc.type}\u0000${normalizeText(doc.content)}`;
+      const key = memoryKey(doc);
       if (seen.has(key)) continue;
       seen.add(key);
       const hit: SearchHit = { ...doc, score: round(c.score), matched: [...c.matched], concepts: [...c.concepts] };
-      const by = options.superseded.get(doc.id);
+      const by = options.superseded.byEvent(doc.id) ?? options.superseded.implied.get(key);
       if (by !== undefined) {
         hit.superseded = true;
         if (by) hit.supersededBy = by;

@@ -21,7 +21,7 @@ import { TermFilter } from './term-filter.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 9; // 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
+export const INDEX_FORMAT = 10; // 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {

@@ -12,7 +12,7 @@ import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
 import { PERMANENT } from '../projections/fold.js';
 import { secondsOf } from '../projections/visibility.js';
-import { analyseDoc, editOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
@@ -155,8 +155,7 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
       const to = e.meta.commit;
       if (typeof from === 'string' && typeof to === 'string' && from !== to) meta.rewrites.push([from, to]);
     }
-    const edit = editOf(e);
-    if (edit) meta.edits.push({ ...edit, place: placeOf(e) });
+    for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
     if (!isIndexed(e)) continue;
     docs.push(storedDoc(e));
     const at = { place: placeOf(e), time: secondsOf(e.ts) };

@@ -19,6 +19,7 @@ interface HitJson {
   score: number;
   ts: string;
   superseded: boolean;
+  supersededBy?: string;
   reason: string | null;
 }
 
@@ -133,6 +134,31 @@ describe('cortex search', () => {
     const hits = search(dir, 'deploy');
     expect(hits[0]?.id).toBe(replacement.id);
     expect(hits.find((h) => h.id === old.id)?.superseded).toBe(true);
+  });
+
+  it('marks what a later decision reversed in its own words, or replaced by a tag naming its id, as the briefing does', () => {
+    const dir = newRepo();
+    const redis = remember(dir, 'Use Redis for the session store', '-t', 'decision');
+    const passport = remember(dir, 'Ruled out Passport.js for OAuth: too much magic for two providers', '-t', 'rejected');
+    for (let i = 0; i < 6; i++) remember(dir, `Unrelated decision ${i} about the css grid layout`, '-t', 'decision');
+    const postgres = remember(dir, 'Switched the session store from Redis to Postgres, since we already run it', '-t', 'decision');
+    const taken = remember(dir, 'Going with Passport.js for OAuth after all: its strategies handle the redirects', '-t', 'decision');
+
+    const sessions = search(dir, 'session store');
+    expect(sessions.map((h) => h.id)).toEqual([postgres.id, redis.id]);
+    expect(sessions[1]).toMatchObject({ superseded: true, supersededBy: postgres.id });
+    expect(sessions[0]?.superseded).toBe(false);
+    expect(search(dir, 'passport').find((h) => h.id === passport.id)).toMatchObject({ superseded: true, supersededBy: taken.id });
+    expect(cortex(dir, ['decisions']).stdout).not.toContain('Use Redis for the session store');
+
+    // A tag names what it replaces by the short id the briefing shows.
+    const pino = remember(dir, 'Use winston for logging', '-t', 'decision');
+    const transcript = join(dir, '.git', 'sess-log.jsonl');
+    writeFileSync(transcript, session([user('logging?'), assistant(`[MEMORY: decision supersedes ${pino.id.slice(-8)}] Use pino for logging: it writes JSON`)]));
+    expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-log', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
+    const logging = search(dir, 'logging');
+    expect(logging[0]?.content).toContain('Use pino for logging');
+    expect(logging.find((h) => h.id === pino.id)).toMatchObject({ superseded: true, supersededBy: logging[0]?.id });
   });
 
   it('every event is found by a distinctive word of it, across the bulk shards, a frequent capped term and the delta', async () => {
@@ -304,6 +330,26 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     expect(drop.stdout).not.toContain('Passport'); // "redirects" starts like the stem of Redis, and shares no word with the prompt
     expect(prompt(dir, "Let's remove the Redis session store").stdout).toContain('- Decided: Sessions are server-side in Redis');
     for (const quiet of ['thanks', 'what is next?', 'rename the variable in the sidebar component']) expect(prompt(dir, quiet)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('offers what replaced a decision, or took up a rejected approach, and not the memory it retired', () => {
+    const dir = newRepo();
+    remember(dir, 'Use Redis for the session store', '-t', 'decision');
+    remember(dir, 'Ruled out Passport.js for OAuth: too much magic for two providers', '-t', 'rejected');
+    const old = remember(dir, 'Render invoices to PDF with wkhtmltopdf', '-t', 'decision');
+    for (let i = 0; i < 20; i++) remember(dir, `Unrelated learning number ${i} about the billing cron`, '-t', 'learned');
+    remember(dir, 'Switched the session store from Redis to Postgres, since we already run it', '-t', 'decision');
+    remember(dir, 'Going with Passport.js for OAuth after all: its strategies handle the redirects', '-t', 'decision');
+    remember(dir, 'Render invoices to PDF with Playwright', '-t', 'decision', '--supersedes', old.id);
+
+    const sessions = prompt(dir, 'Should the session store stay in Redis?').stdout;
+    expect(sessions).toContain('- Decided: Switched the session store from Redis to Postgres');
+    expect(sessions).not.toContain('Use Redis for the session store');
+    const oauth = prompt(dir, "Let's wire up Passport.js for the OAuth login").stdout;
+    expect(oauth).toContain('- Decided: Going with Passport.js for OAuth after all');
+    expect(oauth).not.toContain('Previously rejected');
+    const pdf = prompt(dir, 'the wkhtmltopdf invoices look blurry').stdout;
+    expect(pdf).not.toContain('Render invoices to PDF with wkhtmltopdf');
   });
 
   it('recalls a rejected approach for any sentence that names it, not for one that shares only its reason', () => {
