@@ -68,7 +68,7 @@ function userProseOnly(transcript: string): (sentence: string) => boolean {
   return (sentence) => said.user.includes(sentence) && !said.assistant.includes(sentence) && !/\[MEMORY:[^\]]*\]\s*$/i.test(said.user.slice(0, said.user.indexOf(sentence)).split('\n').pop() ?? '');
 }
 
-export function scoreExtraction(verbose = false, dir = DIR) {
+export function scoreExtraction(verbose = false, dir = DIR, extract: (text: string) => Candidate[] = (text) => extractCandidates(text).candidates) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.labels.json')).sort();
   const perType: Record<string, { expected: number; found: number }> = {};
   let extracted = 0;
@@ -83,7 +83,7 @@ export function scoreExtraction(verbose = false, dir = DIR) {
     const text = readFileSync(join(dir, file.replace('.labels.json', '.jsonl')), 'utf8');
     let candidates: Candidate[];
     try {
-      candidates = extractCandidates(text).candidates;
+      candidates = extract(text);
     } catch {
       crashes += 1;
       continue;

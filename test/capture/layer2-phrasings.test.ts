@@ -299,10 +299,13 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['code described with no consequence', '`bmp_read()` returns the HAL status and `bmp_poll()` skips publishing when no transfer started.'],
     ['a guess about code', '`asgi_lifespan` isn\'t installed, so the other tests must be getting their lifespan some other way.'],
     ['a proposal opening on "Instead"', 'Instead, we should use a local key stored in a config file.'],
-    ['what is, said with "rather than"', 'The saving tab receives its own broadcast, since `broadcast/2` uses `PubSub.broadcast/3` rather than `broadcast_from/4`.'],
     ['a command the server rejected', 'Every `EXPIRE` in that pipeline has been rejected since the deploy.'],
   ])('stays silent on %s', (_name, text) => {
     expect(typesOf(text)).toEqual([]);
+  });
+
+  it('reads what is, said with "rather than", as a finding and not a choice', () => {
+    expect(typesOf('The saving tab receives its own broadcast, since `broadcast/2` uses `PubSub.broadcast/3` rather than `broadcast_from/4`.')).toEqual(['knowledge_acquired']);
   });
 
   it('reads a sentence after a bold heading as its own, and one after a ✅ as its own', () => {

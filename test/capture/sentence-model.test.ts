@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { extractCandidates } from '../../src/capture/extract.js';
+import { readWithModel } from '../../src/capture/sentence-model.js';
+import { examplesOf, LABELLED_SETS, MODEL_PATH, serialise, trainSentenceModel } from '../../scripts/train-sentence-model.js';
+import { assistant, session } from '../helpers/transcript.js';
+
+const read = (text: string) => extractCandidates(session([assistant(text)])).candidates.map((c) => [c.type, c.provenance]);
+
+describe('the sentence model (layer 2, for sentences no cue reads)', () => {
+  it('is what training on the labelled sets gives: the committed weights are not stale', () => {
+    const examples = LABELLED_SETS.flatMap(examplesOf);
+    expect(examples.filter((e) => e.label !== 'none').length).toBeGreaterThan(400);
+    expect(serialise(trainSentenceModel(examples))).toBe(readFileSync(MODEL_PATH, 'utf8'));
+  }, 60_000);
+
+  it('reads a rejection said as its cost, with no word a cue knows', () => {
+    expect(read('A mutex here would serialise every request, so the counter uses an atomic instead.')).toEqual([['approach_rejected', 'layer2:model']]);
+  });
+
+  it.each([
+    ['the next step, told as an order', "Now fix the failing Elixir test — the fixture doesn't have the expected agent_id field."],
+    ['advice to a reader', 'For simpler cases, you can skip JSON entirely and just print plain text.'],
+    ['a failure explained, not yet fixed', 'The integration tests fail because the fixture writes two messages.'],
+    ['narration', 'Let me look at the config loader.'],
+    ['a prediction', "Once tonight's run finishes, stage 14 should show no straggler at all."],
+  ])('stays silent on %s', (_name, text) => {
+    expect(read(text)).toEqual([]);
+  });
+
+  it('answers only when sure', () => {
+    expect(readWithModel('ok')).toBeNull();
+    expect(readWithModel('A mutex here would serialise every request, so the counter uses an atomic instead.')?.probability).toBeGreaterThanOrEqual(0.7);
+  });
+});
