@@ -15,9 +15,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Every labelled set: the project's fixtures and the blind sets (bench/capture-sets). */
 export const LABELLED_SETS: readonly string[] = [
   join(ROOT, 'test/fixtures/sessions'),
-  ...readdirSync(join(ROOT, 'bench/capture-sets'))
-    .sort()
-    .map((name) => join(ROOT, 'bench/capture-sets', name)),
+  ...readdirSync(join(ROOT, 'bench/capture-sets'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(ROOT, 'bench/capture-sets', entry.name))
+    .sort(),
 ];
 
 interface Expected {
