@@ -9,7 +9,7 @@
  * `·`), used as a cue by layer 2. Pure.
  */
 
-const FAILURE = /\b(?:caught an? [a-z -]{0,24}(?:mismatch|bug|typo|race|leak|regression)|broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|died|ran out of memory|oom(?:ed)?|timed out|hung|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve))\b/;
+const FAILURE = /\b(?:caught an? [a-z -]{0,24}(?:mismatch|bug|typo|race|leak|regression)|broke|failed|fails|failing|failure|stopped|refused|refuses|crashed|crashes|panicked|segfault(?:ed|s)?|errored|threw|blew up|choked|died|ran out of memory|oom(?:ed)?|timed out|hung|(?:was|were|is) undefined|(?:wouldn't|didn't|won't|doesn't|couldn't) (?:build|compile|start|link|import|load|boot|parse|resolve)|(?:error|exception|warning|panic)s? (?:came|comes|come) from|(?:error|exception|warning|panic)s? (?:is|was|are|were) (?:because|caused by|due to|coming from))\b/;
 /** What follows a failure when it is fixed: the code as it is now, back, again, instead. */
 const REMEDY = /\b(?:which (?:fixed|fixes|resolved)\b|(?:is|are) now|now (?!(?:fails?|failing|breaks?|crash(?:es)?|throws?|errors?|hangs?|times?|shows?|reports?|that|on|i|we|you|it|is|are|the|a|an|there|when|if)\b)[a-z]{3,}|(?:is|are) back\b|(?:goes|went|is|are) back (?:to|in|into)\b|again\b|as before\b|instead\b|now\W*$|(?:fits|passes|compiles|builds|works|succeeds|is clean|are clean)\b|(?:removed|cleared) (?:the|it)\b)/;
 const SEPARATOR = /;|:\s|,? so\b|\s[—–]\s|, and\b/g;

@@ -284,6 +284,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['knowledge_acquired', 'The Slack webhook URL is hardcoded in the committed script, so it needs rotating.'],
     ['error_resolved', 'The edit form no longer wipes typed input when another admin saves the same order.'],
     ['error_resolved', 'The second compile failed on `SampleSceneDepth` because its include was missing; adding that include cleared it.'],
+    ['error_resolved', 'The `multiple definition of hdma_rx` link error is because CubeMX already defines that handle; `uart.c` now declares it `extern` instead.'],
+    ['error_resolved', 'The deleted copy constructor error came from the vector copying smoothers when it grows; the processor now holds them in a fixed array.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
