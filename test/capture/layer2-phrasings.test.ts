@@ -332,6 +332,11 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Also: keep actions pinned to full commit SHAs, never tags.',
     'This repo uses pnpm, never npm or yarn.',
     'For span attributes, use the semconv constants, don\'t hardcode strings.',
+    'We ship with Mix releases, so please don\'t bring Distillery back in.',
+    'Charts go in ggplot2; base plots are fine for quick checks but never save them into `figures/`.',
+    'Please keep new code on async/await.',
+    'We\'re moving off Redux, so no new slices.',
+    'Please leave lib/parser.mly alone, it\'s synced from the course repo.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
@@ -342,6 +347,9 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Keep going.',
     'Can you keep the tests table-driven?',
     'Fix the login bug.',
+    'It looks fine, so don\'t worry about the tests.',
+    'Ok so don\'t merge it until CI is green.',
+    'Please leave it alone for now.',
   ])('stays silent on %j (this task only, a question, a request)', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual([]);
   });
