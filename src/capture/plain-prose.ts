@@ -129,11 +129,18 @@ const FOR_NOW = /\b(?:yet|for now|this time|today|right now|in this (?:pr|pass|c
 const KEEP_ALWAYS = /(?:^|[:;—–]\s*)(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent)\b|(?:^|[:;—–]\s*)(?:please,? )?keep (?:all |any )?new (?:code|files|modules|components|tests|endpoints|screens|services|classes|scripts)\b/;
 const NOWHERE = /\b(?:no|never any)\s[^.;]{2,50}?\s(?:in (?:the|this|our|any) (?:docs|repo|codebase|code|tests?|driver|project|commits?|prs?|api)|anywhere|outside (?:of )?(?:tests|the tests|test code))\b/;
 const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|use|put|write|run|target|pin)\b[^.;]{3,80},\s*(?:not|never)\b|\bthis (?:repo|project|codebase) (?:uses|runs|targets|is on)\b|\bno new ones\b|\bacross the (?:project|repo|codebase)\b|^anything that\b|^for [^,]{3,60},\s*(?:always\s+)?(?:use|keep|put|prefer|avoid|write)\b|\b(?:in|for) this (?:repo|codebase|project)\b[^.]*\b(?:always|never|don't|do not)\b|\b(?:team rule|house rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b|\bwe(?:'re| are) (?:moving|migrating) (?:off|away from)\b/;
+/**
+ * A rule for every case of something ("Every alert needs a `runbook_url` annotation", "All schema
+ * changes go through a Flyway migration"), a convention against what it rules out ("We log
+ * through the macros here, never `io:format`"), a standing constraint ("Results must stay
+ * bit-for-bit identical …", "no new dependencies without asking me first", "no exceptions").
+ */
+const RULE = /^(?:(?:and|also),?\s+)?(?:every|all|each|any)\s[^.;?]{2,60}?\b(?:needs?|must|has to|have to|goes through|go through|gets?|requires?)\b|,\s*never\s+(?!mind\b)[a-z·]|\bwe (?:use|log|write|deploy|test|format|build|ship|run|pin|name)\b[^.;?]{2,60}?\b(?:here|everywhere|throughout|across the)\b|\bno exceptions\b|\bwithout asking(?: me)?\b|\b(?:must|has to|have to) (?:stay|remain|keep|exist)\b|^anything you\b|^(?:and|also),?\s+no (?!(?:rush|worries|worry|problem|need|hurry|idea|way|luck|change|thanks)\b)[a-z][^.;,?]{1,40},|^(?:please,?\s+)?keep it\b[^.?]{2,60}?,\s*no\s/;
 const LEAVE_ALONE = /^(?:please,?\s+)?leave\b(?:[^.;]|\.(?=\S)){2,60}\balone\b/;
 
 export function standingInstruction(text: string): boolean {
   const m = text.replace(/[‘’]/g, "'").toLowerCase();
   if (/\?\s*$/.test(m) || /^(?:if|should|could|would|can|do|does|why|what|how)\b/.test(m)) return false;
   if ((DONT.test(m) || KEEP_ALWAYS.test(m) || LEAVE_ALONE.test(m)) && !FOR_NOW.test(m)) return true;
-  return NOWHERE.test(m) || STANDING.test(m);
+  return NOWHERE.test(m) || STANDING.test(m) || (RULE.test(m) && !FOR_NOW.test(m));
 }

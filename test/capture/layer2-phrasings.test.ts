@@ -337,6 +337,13 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Please keep new code on async/await.',
     'We\'re moving off Redux, so no new slices.',
     'Please leave lib/parser.mly alone, it\'s synced from the course repo.',
+    'Every alert needs a `runbook_url` annotation, no exceptions.',
+    'All schema changes go through a numbered Flyway migration, never ad-hoc DDL against prod.',
+    'We log through the `?LOG_*` macros here, never `io:format`.',
+    'This is a published library: no new runtime dependencies without asking me first.',
+    'Results must stay bit-for-bit identical to the serial reference.',
+    'And no build step, the extension ships as plain ES modules.',
+    'Keep it Fortran 2008, no coarrays: the Cray box cannot build them.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
@@ -350,6 +357,10 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'It looks fine, so don\'t worry about the tests.',
     'Ok so don\'t merge it until CI is green.',
     'Please leave it alone for now.',
+    'It failed again, never mind.',
+    'No exception, the request never completes and IIS kills it.',
+    'No rush, take your time.',
+    'Every test passes now, nice.',
   ])('stays silent on %j (this task only, a question, a request)', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual([]);
   });
