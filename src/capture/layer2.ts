@@ -44,6 +44,8 @@ const HEDGE = /\b(?:could|might|may|would(?! (?:rather|prefer))|maybe|perhaps|po
  * A choice left to the user to confirm, wherever it is said: "…, unless you object", "if that's
  * OK with you", "if you agree". It is proposed, not made.
  */
+/** The order work will be done in, not a choice: "I'll do the dashboard next: …", "so I'll track them as todos and start by reading …". */
+const NEXT_IN_LINE = /\b(?:i'll|i will|we'll|let me|let's)\b[^.;]*?\b(?:next\b(?!\s+(?:to|time|release|version|sprint|major|minor|week|month|quarter)\b)|start (?:by|with) (?:reading|looking|checking|running|writing|adding|going)\b|have a subagent\b)/;
 const PENDING_APPROVAL = /\b(?:unless (?:you|anyone|somebody|someone) (?:object|objects|disagree|disagrees|mind|minds|prefer|prefers|'d (?:rather|prefer)|would (?:rather|prefer)|want|have|see|think|say)|if (?:that's|that is|this is|it's|it is) (?:ok|okay|fine|alright|all right)\b|if you (?:agree|approve|don't mind|do not mind|are ok|'re ok|are okay|'re okay|are fine|'re fine|are happy|'re happy|have no objection)|pending your (?:ok|okay|approval|go-ahead))/;
 
 function hedgedBefore(m: string, at: number): boolean {
@@ -388,7 +390,7 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if (skipped(m)) return null;
   const found = CUES.filter((cue) => matches(cue, m));
   const decisionAt = Math.min(...found.filter((cue) => cue.type === 'decision_made').map((cue) => cueAt(cue, m)));
-  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || PENDING_APPROVAL.test(m) || (Number.isFinite(decisionAt) && (hedgedBefore(m, decisionAt) || insideConsidered(m, decisionAt)));
+  const notDecided = OPTION_LIST.test(m) || COUNTERFACTUAL.test(m) || HEDGED_START.test(m) || PENDING_APPROVAL.test(m) || NEXT_IN_LINE.test(m) || (Number.isFinite(decisionAt) && (hedgedBefore(m, decisionAt) || insideConsidered(m, decisionAt)));
   let best: Cue | null = null;
   for (const cue of found) {
     if (sentence.offered && cue.type !== 'knowledge_acquired') continue;

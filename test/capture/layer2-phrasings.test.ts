@@ -302,6 +302,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['a guess about code', '`asgi_lifespan` isn\'t installed, so the other tests must be getting their lifespan some other way.'],
     ['a proposal opening on "Instead"', 'Instead, we should use a local key stored in a config file.'],
     ['a command the server rejected', 'Every `EXPIRE` in that pipeline has been rejected since the deploy.'],
+    ['the order of the work', "I'll do the dashboard next: an error-budget panel fed by the same recording rules."],
+    ['a process step', "This splits into four pieces, so I'll track them as todos and start by reading the program."],
   ])('stays silent on %s', (_name, text) => {
     expect(typesOf(text)).toEqual([]);
   });
