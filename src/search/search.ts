@@ -256,7 +256,7 @@ function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidd
 }
 
 /** How many of the best decisions and rejections a search reads for the reversals among them. */
-const REVERSAL_WINDOW = 60;
+const REVERSAL_WINDOW = 30;
 
 function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candidate[], limit: number, hidden: ReadonlySet<string>, byEvent: (id: string) => string | undefined): Map<string, string> {
   const said = new Set([typeCode('decision_made'), typeCode('approach_rejected')]);
