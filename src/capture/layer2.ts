@@ -402,7 +402,7 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if (best || found.length > 0) return best;
   // No cue spoke (and none was held back): what the sentence says as a whole, read by the model,
   // through the same gates.
-  if (NOT_YET.test(m) || NEXT_STEP_START.test(m)) return null;
+  if (NOT_YET.test(m) || NEXT_STEP_START.test(m) || STATUS.test(m)) return null;
   const read = readWithModel(sentence.text);
   if (!read) return null;
   if ((sentence.offered && read.type !== 'knowledge_acquired') || (read.type === 'knowledge_acquired' && selfTalk(m))) return null;
@@ -422,6 +422,8 @@ const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;
 const RESOLVED = /\b(?:fix|fixe[sd]|fixing|resolv\w*|solv\w*|clear\w*|pass(?:es|ed|ing)?|green|works?|worked|no longer|now|gone|went away|stopped|added|adding|changed|switched|replaced|removed|guard\w*)\b/;
 /** A sentence that opens on what to do now ("Now fix the failing test — …") narrates the next step. */
 const NEXT_STEP_START = /^(?:now|then|next|first|finally)\b(?!,? (?:it|the|this|that|they|there|we|each|every|all)\b)/;
+/** Where the work stands ("The app is now ready for use with …"), which a status line says and no memory keeps. */
+const STATUS = /\b(?:is|are) now (?:ready|complete|completed|done|finished|live|in place|working|fully (?:functional|working))\b/;
 const NOT_YET = /\b(?:i'll|i will|i'm going to|we'll|we will|let me|let's|should)\b|\bnext(?:\s*[.,;!]|$)/;
 
 /** Below what a cue earns: a reading of the whole sentence, right about four times in five on unseen sessions. */

@@ -24,6 +24,7 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
     ['a failure explained, not yet fixed', 'The integration tests fail because the fixture writes two messages.'],
     ['narration', 'Let me look at the config loader.'],
     ['a prediction', "Once tonight's run finishes, stage 14 should show no straggler at all."],
+    ['a status line', 'The TODO app is now ready for use with professional-grade architecture, complete functionality, and modern design patterns.'],
   ])('stays silent on %s', (_name, text) => {
     expect(read(text)).toEqual([]);
   });
