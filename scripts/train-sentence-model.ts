@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withoutTags } from '../src/capture/layer3.js';
 import { splitProse } from '../src/capture/prose.js';
-import { MODEL_CLASSES, type ModelClass, type SentenceModelData } from '../src/capture/sentence-model.js';
+import { classProbabilities, MODEL_CLASSES, type ModelClass, type SentenceModelData } from '../src/capture/sentence-model.js';
 import { sentenceFeatures } from '../src/capture/sentence-features.js';
 import { parseTranscript } from '../src/capture/transcript.js';
 
@@ -83,7 +83,7 @@ export function trainSentenceModel(examples: readonly Example[]): SentenceModelD
     const order = xs.map((_, i) => ({ i, r: random() })).sort((a, b) => a.r - b.r);
     for (const { i } of order) {
       const { features, y } = xs[i] as (typeof xs)[number];
-      const p = softmax(features, weights, classes.length);
+      const p = classProbabilities(features, (f) => weights.get(f), classes.length);
       const scale = y === 0 ? 1 : MEMORY_WEIGHT;
       for (const f of features) {
         let w = weights.get(f);
@@ -97,18 +97,6 @@ export function trainSentenceModel(examples: readonly Example[]): SentenceModelD
     if (w.some((x) => Math.abs(x) >= KEEP_ABOVE)) kept[f] = Array.from(w, (x) => Math.round(x * 1000) / 1000);
   }
   return { classes: [...classes], weights: kept };
-}
-
-function softmax(features: readonly string[], weights: ReadonlyMap<string, Float64Array>, n: number): number[] {
-  const z = new Array<number>(n).fill(0);
-  for (const f of features) {
-    const w = weights.get(f);
-    if (w) for (let c = 0; c < n; c++) z[c] = (z[c] as number) + (w[c] as number);
-  }
-  const max = Math.max(...z);
-  const e = z.map((v) => Math.exp(v - max));
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / sum);
 }
 
 export const MODEL_PATH = join(ROOT, 'src/capture/sentence-model-data.json');

@@ -40,12 +40,12 @@ const OPTION_LIST = /\b(?:could|might|may|can)\b[^.]*\b(?:or|either)\b|\b(?:opti
  */
 const HEDGED_START = /^(?:alternatively|optionally|hypothetically|ideally)\b/;
 const HEDGE = /\b(?:could|might|may|would(?! (?:rather|prefer))|maybe|perhaps|possibly|potentially|probably|likely|tentatively|alternatively|hypothetically|if|unless|whether)\b|'d\b(?! (?:rather|prefer))/;
+/** The order work will be done in, not a choice: "I'll do the dashboard next: …", "so I'll track them as todos and start by reading …". */
+const NEXT_IN_LINE = /\b(?:i'll|i will|we'll|let me|let's)\b[^.;]*?\b(?:next\b(?!\s+(?:to|time|release|version|sprint|major|minor|week|month|quarter)\b)|start (?:by|with) (?:reading|looking|checking|running|writing|adding|going)\b|have a subagent\b)/;
 /**
  * A choice left to the user to confirm, wherever it is said: "…, unless you object", "if that's
  * OK with you", "if you agree". It is proposed, not made.
  */
-/** The order work will be done in, not a choice: "I'll do the dashboard next: …", "so I'll track them as todos and start by reading …". */
-const NEXT_IN_LINE = /\b(?:i'll|i will|we'll|let me|let's)\b[^.;]*?\b(?:next\b(?!\s+(?:to|time|release|version|sprint|major|minor|week|month|quarter)\b)|start (?:by|with) (?:reading|looking|checking|running|writing|adding|going)\b|have a subagent\b)/;
 const PENDING_APPROVAL = /\b(?:unless (?:you|anyone|somebody|someone) (?:object|objects|disagree|disagrees|mind|minds|prefer|prefers|'d (?:rather|prefer)|would (?:rather|prefer)|want|have|see|think|say)|if (?:that's|that is|this is|it's|it is) (?:ok|okay|fine|alright|all right)\b|if you (?:agree|approve|don't mind|do not mind|are ok|'re ok|are okay|'re okay|are fine|'re fine|are happy|'re happy|have no objection)|pending your (?:ok|okay|approval|go-ahead))/;
 
 function hedgedBefore(m: string, at: number): boolean {
@@ -411,11 +411,6 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   return { type: read.type, name: 'model', confidence: MODEL_CONFIDENCE };
 }
 
-/**
- * What is still to happen, said as such: the next step ("I'll add the include next"), a
- * prediction ("once tonight's run finishes, stage 14 should…"). A cue may still read a choice in
- * "I'll go with X"; the model, reading words rather than shapes, would read the step as done.
- */
 /** Advice to a reader ("you can skip JSON entirely") is no choice made. */
 const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;
 /** A failure explained ("the test fails because …") is a fix only once something resolved it. */
@@ -424,6 +419,11 @@ const RESOLVED = /\b(?:fix|fixe[sd]|fixing|resolv\w*|solv\w*|clear\w*|pass(?:es|
 const NEXT_STEP_START = /^(?:now|then|next|first|finally)\b(?!,? (?:it|the|this|that|they|there|we|each|every|all)\b)/;
 /** Where the work stands ("The app is now ready for use with …"), which a status line says and no memory keeps. */
 const STATUS = /\b(?:is|are) now (?:ready|complete|completed|done|finished|live|in place|working|fully (?:functional|working))\b/;
+/**
+ * What is still to happen, said as such: the next step ("I'll add the include next"), a
+ * prediction ("once tonight's run finishes, stage 14 should…"). A cue may still read a choice in
+ * "I'll go with X"; the model, reading words rather than shapes, would read the step as done.
+ */
 const NOT_YET = /\b(?:i'll|i will|i'm going to|we'll|we will|let me|let's|should)\b|\bnext(?:\s*[.,;!]|$)/;
 
 /** Below what a cue earns: a reading of the whole sentence, right about four times in five on unseen sessions. */

@@ -25,18 +25,23 @@ export interface SentenceModelData {
 /** How sure the model must be: measured on blind sets, lower admits more narration than memory. */
 export const MODEL_THRESHOLD = 0.7;
 
-export function readWithModel(text: string, model: SentenceModelData = DATA as SentenceModelData): { type: EventType; probability: number } | null {
-  const n = model.classes.length;
-  const z = new Array<number>(n).fill(0);
-  for (const f of sentenceFeatures(text)) {
-    const w = model.weights[f];
-    if (w) for (let c = 0; c < n; c++) z[c] = (z[c] as number) + (w[c] as number);
+/** Each class's probability for a sentence's features (softmax over the summed weights); training uses it too. */
+export function classProbabilities(features: readonly string[], weightsOf: (feature: string) => ArrayLike<number> | undefined, classes: number): number[] {
+  const z = new Array<number>(classes).fill(0);
+  for (const f of features) {
+    const w = weightsOf(f);
+    if (w) for (let c = 0; c < classes; c++) z[c] = (z[c] as number) + (w[c] as number);
   }
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b) => a + b, 0);
-  let best = 1;
-  for (let c = 2; c < n; c++) if ((e[c] as number) > (e[best] as number)) best = c;
-  const probability = (e[best] as number) / sum;
+  return e.map((v) => v / sum);
+}
+
+export function readWithModel(text: string, model: SentenceModelData = DATA as SentenceModelData): { type: EventType; probability: number } | null {
+  const p = classProbabilities(sentenceFeatures(text), (f) => model.weights[f], model.classes.length);
+  let best = 1; // the likeliest memory class ('none' is class 0)
+  for (let c = 2; c < p.length; c++) if ((p[c] as number) > (p[best] as number)) best = c;
+  const probability = p[best] as number;
   return probability >= MODEL_THRESHOLD ? { type: model.classes[best] as EventType, probability } : null;
 }

@@ -115,7 +115,7 @@ export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
 const target = (e: CortexEvent): string | undefined => str(e.meta.target) ?? str(e.meta.id);
 /** The ids a decision's `meta.supersedes` names (one, or a list), as written: full or short. */
-const supersedesOf = (e: CortexEvent): string[] => (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined);
+export const supersedesOf = (e: CortexEvent): string[] => (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined);
 
 function filesOf(e: CortexEvent): string[] {
   const files = new Set<string>();

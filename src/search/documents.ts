@@ -1,5 +1,5 @@
 import type { CortexEvent, EventType } from '../events/types.js';
-import { PERMANENT } from '../projections/fold.js';
+import { isInferred, PERMANENT, supersedesOf } from '../projections/fold.js';
 import { analyze } from './analyze.js';
 
 /**
@@ -93,7 +93,7 @@ export function storedDoc(e: CortexEvent): StoredDoc {
   if (tags.length > 0) doc.tags = tags;
   if (e.type === 'event_amended' && str(e.meta.target)) doc.target = str(e.meta.target);
   if (e.type === 'decision_made' && str(e.meta.rejected)) doc.rejected = str(e.meta.rejected);
-  if ((e.type === 'decision_made' || e.type === 'approach_rejected') && e.provenance.startsWith('layer2:')) doc.inferred = true;
+  if ((e.type === 'decision_made' || e.type === 'approach_rejected') && isInferred({ origin: e })) doc.inferred = true;
   return doc;
 }
 
@@ -133,8 +133,9 @@ export interface SearchEdit {
 
 export function editsOf(e: CortexEvent): Array<Omit<SearchEdit, 'place'>> {
   if (e.meta.supersedes !== undefined && PERMANENT.has(e.type)) {
-    const refs = (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined && x.length >= 6);
-    return refs.map((ref) => ({ kind: 'supersede', target: ref.trim().toUpperCase(), by: e.id, named: true }));
+    return supersedesOf(e)
+      .filter((ref) => ref.length >= 6)
+      .map((ref) => ({ kind: 'supersede', target: ref.toUpperCase(), by: e.id, named: true }));
   }
   const target = str(e.meta.target) ?? str(e.meta.id);
   if (!target) return [];
