@@ -1,5 +1,5 @@
+import { readFileSync } from 'node:fs';
 import type { EventType } from '../events/types.js';
-import DATA from './sentence-model-data.json' with { type: 'json' };
 import { sentenceFeatures } from './sentence-features.js';
 
 /**
@@ -10,7 +10,7 @@ import { sentenceFeatures } from './sentence-features.js';
  * stems and pairs of them, trained on the labelled sessions (scripts/train-sentence-model.ts),
  * reads such sentences by everything they say at once. It is consulted last, after the gates
  * that keep questions, narration, hedges and proposals out, and only a confident reading counts.
- * Pure: its weights are data in the bundle.
+ * Its weights are data (sentence-model-data.json), read on first use.
  */
 export const MODEL_CLASSES = ['decision_made', 'approach_rejected', 'knowledge_acquired', 'error_resolved'] as const;
 export type ModelClass = (typeof MODEL_CLASSES)[number] | 'none';
@@ -38,7 +38,20 @@ export function classProbabilities(features: readonly string[], weightsOf: (feat
   return e.map((v) => v / sum);
 }
 
-export function readWithModel(text: string, model: SentenceModelData = DATA as SentenceModelData): { type: EventType; probability: number } | null {
+let committed: SentenceModelData | undefined;
+
+/**
+ * The committed weights, read when a sentence first needs them rather than bundled: every hook
+ * loads capture's code, and a prompt or session-start hook that reads no prose would otherwise
+ * compile 190 KB of weights for nothing. Beside the bundle in dist/ (the build copies it), or
+ * beside this file from source.
+ */
+function committedModel(): SentenceModelData {
+  committed ??= JSON.parse(readFileSync(new URL('./sentence-model-data.json', import.meta.url), 'utf8')) as SentenceModelData;
+  return committed;
+}
+
+export function readWithModel(text: string, model: SentenceModelData = committedModel()): { type: EventType; probability: number } | null {
   const p = classProbabilities(sentenceFeatures(text), (f) => model.weights[f], model.classes.length);
   let best = 1; // the likeliest memory class ('none' is class 0)
   for (let c = 2; c < p.length; c++) if ((p[c] as number) > (p[best] as number)) best = c;
