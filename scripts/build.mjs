@@ -2,7 +2,7 @@
 // - the CLI (and the demo), split into lazily loaded chunks so each command loads only its code;
 // - the hook entry, bundled apart: hooks run on every prompt and stop and load the fewest files.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 rmSync('dist', { recursive: true, force: true });
@@ -28,8 +28,8 @@ const shared = {
 
 await build({ ...shared, entryPoints: ['src/cli.ts', 'src/demo/demo.ts'], chunkNames: '[name]-[hash]' });
 execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/write-lexicon.ts'], { stdio: 'inherit' });
-// The capture sentence model's weights, read on first use beside the bundle (sentence-model.ts).
-copyFileSync('src/capture/sentence-model-data.json', 'dist/sentence-model-data.json');
+// The capture models' weights, read on first use beside the bundle (sentence-model.ts).
+for (const file of readdirSync('src/capture').filter((f) => f.endsWith('-model-data.json'))) copyFileSync(`src/capture/${file}`, `dist/${file}`);
 execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/write-thesaurus.ts'], { stdio: 'inherit' });
 // isomorphic-git (only for packed objects) stays in node_modules rather than in the hook's files.
 await build({ ...shared, entryPoints: ['src/hook.ts'], chunkNames: 'hook-[name]-[hash]', external: ['isomorphic-git', '@huggingface/transformers'] });

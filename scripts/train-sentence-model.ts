@@ -1,5 +1,6 @@
-// Trains the sentence model (src/capture/sentence-model.ts) on the labelled sessions and writes
-// its weights to src/capture/sentence-model-data.json: `npx tsx scripts/train-sentence-model.ts`.
+// Trains the sentence models (src/capture/sentence-model.ts) on the labelled sessions and writes
+// their weights beside it: `npx tsx scripts/train-sentence-model.ts`. Two models: the assistant's
+// prose (sentence-model-data.json) and the user's standing preferences (preference-model-data.json).
 // Deterministic (a fixed seed and order), so the committed weights are what this writes; a test
 // checks they still are. Run it after changing a labelled set or sentence-features.ts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withoutTags } from '../src/capture/layer3.js';
 import { splitProse } from '../src/capture/prose.js';
-import { classProbabilities, MODEL_CLASSES, type ModelClass, type SentenceModelData } from '../src/capture/sentence-model.js';
+import { classProbabilities, MODEL_CLASSES, MODEL_FILES, type SentenceModelData } from '../src/capture/sentence-model.js';
 import { sentenceFeatures } from '../src/capture/sentence-features.js';
 import { parseTranscript } from '../src/capture/transcript.js';
 
@@ -28,7 +29,8 @@ interface Expected {
 
 export interface Example {
   text: string;
-  label: ModelClass;
+  /** A class of the model trained on it, or 'none'. */
+  label: string;
 }
 
 const holdsAll = (text: string, keywords: readonly string[]) => keywords.every((k) => text.toLowerCase().includes(k.toLowerCase()));
@@ -51,8 +53,30 @@ export function examplesOf(dir: string): Example[] {
         const text = sentence.text;
         const expected = labels.expected.filter((e) => holdsAll(text, e.keywords));
         const learned = expected.find((e) => (MODEL_CLASSES as readonly string[]).includes(e.type));
-        if (learned) out.push({ text, label: learned.type as ModelClass });
+        if (learned) out.push({ text, label: learned.type });
         else if (expected.length === 0 && !(labels.neutral ?? []).some((n) => overlaps(text, n))) out.push({ text, label: 'none' });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Each sentence the user typed in a set (split as capture splits a user's text), labelled
+ * 'preference_noted' when it holds an expected preference's keywords, else 'none' (one-off
+ * requests, questions, context). Sentences labelled neutral are left out.
+ */
+export function preferenceExamplesOf(dir: string): Example[] {
+  const out: Example[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.labels.json')).sort()) {
+    const labels = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { expected: Expected[]; neutral?: string[] };
+    const preferences = labels.expected.filter((e) => e.type === 'preference_noted');
+    const transcript = parseTranscript(readFileSync(join(dir, file.replace('.labels.json', '.jsonl')), 'utf8'));
+    for (const item of transcript.items) {
+      if (item.kind !== 'user-text' || item.sidechain || item.recap) continue;
+      for (const { text } of splitProse(withoutTags(item.text), { typed: true })) {
+        if (preferences.some((e) => holdsAll(text, e.keywords))) out.push({ text, label: 'preference_noted' });
+        else if (!(labels.neutral ?? []).some((n) => overlaps(text, n))) out.push({ text, label: 'none' });
       }
     }
   }
@@ -69,9 +93,8 @@ const KEEP_ABOVE = 0.02;
 /** In how many sentences a feature must occur to be learned. */
 const MIN_SENTENCES = 2;
 
-/** Multinomial logistic regression by stochastic gradient descent, in a fixed order. */
-export function trainSentenceModel(examples: readonly Example[]): SentenceModelData {
-  const classes = ['none', ...MODEL_CLASSES] as const;
+/** Multinomial logistic regression by stochastic gradient descent, in a fixed order; 'none' is class 0. */
+export function trainSentenceModel(examples: readonly Example[], classes: readonly string[] = ['none', ...MODEL_CLASSES]): SentenceModelData {
   const weights = new Map<string, Float64Array>();
   // A feature of one sentence only names that sentence: learning it would only memorise the set.
   const seen = new Map<string, number>();
@@ -99,13 +122,19 @@ export function trainSentenceModel(examples: readonly Example[]): SentenceModelD
   return { classes: [...classes], weights: kept };
 }
 
-export const MODEL_PATH = join(ROOT, 'src/capture/sentence-model-data.json');
+export const MODEL_PATH = join(ROOT, 'src/capture', MODEL_FILES.prose);
+export const PREFERENCE_MODEL_PATH = join(ROOT, 'src/capture', MODEL_FILES.preference);
+export const PREFERENCE_CLASSES = ['none', 'preference_noted'] as const;
 export const serialise = (model: SentenceModelData): string => `${JSON.stringify(model)}\n`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const examples = LABELLED_SETS.flatMap(examplesOf);
-  const model = trainSentenceModel(examples);
-  writeFileSync(MODEL_PATH, serialise(model));
-  const memories = examples.filter((e) => e.label !== 'none').length;
-  console.log(`trained on ${examples.length} sentences (${memories} memories) from ${LABELLED_SETS.length} sets: ${Object.keys(model.weights).length} features kept`);
+  for (const [path, examples, classes] of [
+    [MODEL_PATH, LABELLED_SETS.flatMap(examplesOf), undefined],
+    [PREFERENCE_MODEL_PATH, LABELLED_SETS.flatMap(preferenceExamplesOf), PREFERENCE_CLASSES],
+  ] as const) {
+    const model = trainSentenceModel(examples, classes);
+    writeFileSync(path, serialise(model));
+    const memories = examples.filter((e) => e.label !== 'none').length;
+    console.log(`${path}: trained on ${examples.length} sentences (${memories} memories) from ${LABELLED_SETS.length} sets, ${Object.keys(model.weights).length} features kept`);
+  }
 }

@@ -1,7 +1,7 @@
 import type { EventType, Meta } from '../events/types.js';
-import { readWithModel } from './sentence-model.js';
+import { readPreferenceWithModel, readWithModel } from './sentence-model.js';
 import { tidy, type Candidate } from './candidate.js';
-import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, fallsShort, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
+import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, fallsShort, FOR_NOW, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
 import { splitProse, type Sentence } from './prose.js';
 
 /**
@@ -408,8 +408,12 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if ((sentence.offered && read.type !== 'knowledge_acquired') || (read.type === 'knowledge_acquired' && selfTalk(m))) return null;
   if (read.type === 'decision_made' && (notDecided || ADVICE.test(m))) return null;
   if (read.type === 'error_resolved' && (NEGATED_FIX.test(m) || !RESOLVED.test(m))) return null;
+  if (read.type === 'approach_rejected' && DOUBT.test(m)) return null;
   return { type: read.type, name: 'model', confidence: MODEL_CONFIDENCE };
 }
+
+/** A doubt about an approach ("X might not work here because …") turns nothing down yet. */
+const DOUBT = /\b(?:might|maybe|perhaps|possibly|not sure|unsure)\b/;
 
 /** Advice to a reader ("you can skip JSON entirely") is no choice made. */
 const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;
@@ -493,13 +497,18 @@ const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i wo
  */
 const USER_CONVENTION = /\bwe (?:use|prefer|write|run|deploy|build|test|format|stick (?:to|with)|go with)\b[^.;?]{1,60}?,\s*(?:not|never|no)\b|[—–]\s*(?:always|never|everywhere|no exceptions)\W*$/i;
 
-/** Users state preferences in their own prompts ("always use pnpm, never npm"). */
+/**
+ * Users state preferences in their own prompts ("always use pnpm, never npm"). A sentence no
+ * pattern reads is offered to the preference model, unless it asks for something for now only.
+ */
 export function extractUserPreferences(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const sentence of splitProse(text)) {
+  for (const sentence of splitProse(text, { typed: true })) {
     const m = sentence.masked.replace(/[‘’]/g, "'");
-    if (QUESTION.test(m) || !(USER_PREFERENCE.test(m) || USER_CONVENTION.test(m) || standingInstruction(m)) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
-    out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: 0.8, provenance: 'layer2:user-preference', meta: {}, ts });
+    if (QUESTION.test(m) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
+    const ruled = USER_PREFERENCE.test(m) || USER_CONVENTION.test(m) || standingInstruction(m);
+    if (!ruled && (FOR_NOW.test(m.toLowerCase()) || readPreferenceWithModel(sentence.text) === null)) continue;
+    out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: ruled ? 0.8 : 0.7, provenance: ruled ? 'layer2:user-preference' : 'layer2:user-model', meta: {}, ts });
   }
   return out;
 }

@@ -40,6 +40,11 @@ function maskInline(text: string): string {
 
 /** Sentence ends: terminal punctuation followed by space and a capital (or a mark such as ✅, 🚀, →), a line break, or the end. */
 const BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z0-9*_(["'`·→✓✔✗✘⚠]|\p{Extended_Pictographic})|\n+/gu;
+/**
+ * People type their prompts in lower case ("looks good. we use a 10s deadline on all unary
+ * calls. don't touch gen/"): in a user's text a full stop ends a sentence whatever follows.
+ */
+const LOOSE_BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=\S)|\n+/gu;
 const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|cf|incl|Mr|Dr|No)\.$/i;
 
 /** The whole text with code blocks and quotes blanked, and its masked twin (same offsets). */
@@ -144,7 +149,8 @@ function tableLines(text: string, masked: string): TableLine[] {
   return out;
 }
 
-export function splitProse(raw: string): Sentence[] {
+/** Sentences of prose; `typed`: a person's text, whose sentences may start in lower case. */
+export function splitProse(raw: string, options: { typed?: boolean } = {}): Sentence[] {
   const { text, masked } = prepareProse(raw);
   const offered = offeredRanges(masked);
   const tables = tableLines(text, masked);
@@ -167,7 +173,7 @@ export function splitProse(raw: string): Sentence[] {
     if (table) sentence.table = table.cells ? { header: table.header, cells: table.cells } : { header: table.header };
     sentences.push(sentence);
   };
-  for (const match of masked.matchAll(BOUNDARY)) {
+  for (const match of masked.matchAll(options.typed ? LOOSE_BOUNDARY : BOUNDARY)) {
     const end = match.index;
     if (match[0].includes('\n') === false && ABBREVIATION.test(masked.slice(Math.max(0, end - 8), end))) continue;
     // A table line is one unit: a full stop inside a cell ends no sentence.

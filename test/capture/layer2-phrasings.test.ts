@@ -137,7 +137,6 @@ describe("layer 2: the user's convention stated against what it replaces is a pr
   it.each([
     ['a question', 'Do we use pnpm, not npm, in this repo?'],
     ['a hypothetical', 'If we use pnpm, not npm, the lockfile changes.'],
-    ['a plain fact', 'We use pnpm in this repo.'],
   ])('stays silent on %s', (_name, text) => {
     expect(fromUser(text)).toEqual([]);
   });
@@ -346,6 +345,13 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Results must stay bit-for-bit identical to the serial reference.',
     'And no build step, the extension ships as plain ES modules.',
     'Keep it Fortran 2008, no coarrays: the Cray box cannot build them.',
+    'ground rules for DB work here: migrations must never take an ACCESS EXCLUSIVE lock on big tables in prod.',
+    'we use a 10s deadline on all unary calls, that is the standard across our services.',
+    "we like scale-down to be slow, 5 minutes minimum, that's our default everywhere.",
+    "also please keep open-in-view disabled, it's off on purpose.",
+    'please don\'t change the celery settings module without flagging it to me first.',
+    'anything merchant-facing must be deduped.',
+    'keep using the Observation framework, no new ObservableObjects.',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
@@ -363,6 +369,8 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'No exception, the request never completes and IIS kills it.',
     'No rush, take your time.',
     'Every test passes now, nice.',
+    "The 3.4 job runs with RUBYOPT=--enable-frozen-string-literal (we want to be ready for when that's the default) and dies with FrozenError.",
+    'The page stays blank after login.',
   ])('stays silent on %j (this task only, a question, a request)', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual([]);
   });
@@ -380,5 +388,16 @@ describe("a preference said twice, the user's words and the assistant's acknowle
     const first = extractCandidates(session([user('Please always use pnpm, not npm, in this repo.')]));
     const later = extractCandidates(session([assistant('Noted, you prefer pnpm over npm for this repo.')]), { state: first.state });
     expect(later.candidates.filter((c) => c.type === 'preference_noted')).toEqual([]);
+  });
+});
+
+describe('a user types in lower case: each of their sentences is read on its own', () => {
+  it('finds the standing instruction inside a prompt whose sentences start in lower case, and only it', () => {
+    const prompt = "thanks, that looks right. can you add the retry too? we pin every third-party action to a full commit SHA, not a tag. push when done.";
+    expect(memories(user(prompt)).map((c) => [c.type, c.content])).toEqual([['preference_noted', 'we pin every third-party action to a full commit SHA, not a tag.']]);
+  });
+
+  it('still ends no sentence at an abbreviation', () => {
+    expect(memories(user('we always use named exports, e.g. export function foo.')).map((c) => c.content)).toEqual(['we always use named exports, e.g. export function foo.']);
   });
 });

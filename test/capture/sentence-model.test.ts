@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractCandidates } from '../../src/capture/extract.js';
-import { readWithModel } from '../../src/capture/sentence-model.js';
-import { examplesOf, LABELLED_SETS, MODEL_PATH, serialise, trainSentenceModel } from '../../scripts/train-sentence-model.js';
-import { assistant, session } from '../helpers/transcript.js';
+import { readPreferenceWithModel, readWithModel } from '../../src/capture/sentence-model.js';
+import { examplesOf, LABELLED_SETS, MODEL_PATH, preferenceExamplesOf, PREFERENCE_CLASSES, PREFERENCE_MODEL_PATH, serialise, trainSentenceModel } from '../../scripts/train-sentence-model.js';
+import { assistant, session, user } from '../helpers/transcript.js';
 
 const read = (text: string) => extractCandidates(session([assistant(text)])).candidates.map((c) => [c.type, c.provenance]);
 
@@ -32,5 +32,32 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
   it('answers only when sure', () => {
     expect(readWithModel('ok')).toBeNull();
     expect(readWithModel('A mutex here would serialise every request, so the counter uses an atomic instead.')?.probability).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
+describe("the preference model (the user's sentences no pattern reads)", () => {
+  const fromUser = (text: string) => extractCandidates(session([user(text)])).candidates.map((c) => [c.type, c.provenance]);
+
+  it('is what training on the labelled sets gives: the committed weights are not stale', () => {
+    const examples = LABELLED_SETS.flatMap(preferenceExamplesOf);
+    expect(examples.filter((e) => e.label === 'preference_noted').length).toBeGreaterThan(100);
+    expect(serialise(trainSentenceModel(examples, PREFERENCE_CLASSES))).toBe(readFileSync(PREFERENCE_MODEL_PATH, 'utf8'));
+  }, 60_000);
+
+  it.each(['errors get wrapped with %w and a short lowercase context, no pkg/errors.', 'We use pnpm in this repo.'])('reads %j, a standing instruction no pattern knows', (text) => {
+    expect(fromUser(text)).toEqual([['preference_noted', 'layer2:user-model']]);
+  });
+
+  it.each([
+    ['a one-off request', 'please update the README with the new flags'],
+    ['a request for now', 'keep the old index for now, we can drop it after the release.'],
+    ['a bug report', 'the build is broken, please fix it'],
+    ['thanks', 'thanks, that works'],
+  ])('stays silent on %s', (_name, text) => {
+    expect(fromUser(text)).toEqual([]);
+  });
+
+  it('answers only when sure', () => {
+    expect(readPreferenceWithModel('ok')).toBeNull();
   });
 });
