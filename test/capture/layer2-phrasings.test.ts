@@ -285,6 +285,10 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['error_resolved', 'The second compile failed on `SampleSceneDepth` because its include was missing; adding that include cleared it.'],
     ['error_resolved', 'The `multiple definition of hdma_rx` link error is because CubeMX already defines that handle; `uart.c` now declares it `extern` instead.'],
     ['error_resolved', 'The deleted copy constructor error came from the vector copying smoothers when it grows; the processor now holds them in a fixed array.'],
+    ['error_resolved', 'The new test failed at first because it checked right after `cancel()`; polling with `require.Eventually` made it deterministic.'],
+    ['error_resolved', 'The test could not find the alert because it queried synchronously; `await screen.findByRole` is what the test needed.'],
+    ['error_resolved', 'The build error about `Recipe` not being `Sendable` came from the cache stored on each recipe; moving the cache into an environment value let it compile.'],
+    ['error_resolved', 'Postgres refuses to build the index concurrently inside a transaction; adding `transaction:false` to the migration lets it through.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
