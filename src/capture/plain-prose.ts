@@ -113,7 +113,7 @@ export function lacksOrNever(m: string): boolean {
 const EXPOSED = /\b(?:is|are) (?:hardcoded|hard-coded|in plain ?text|checked in|committed in)\b/;
 
 /** "The ticker no longer freezes after sleep", "`Custom/Water` compiles under URP now": a symptom gone. */
-export const SYMPTOM_GONE = /\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
+export const SYMPTOM_GONE = /^(?!.*\bso (?:that )?[^.;]*\bno longer\b)(?=.*\bno longer\b).*?\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
 
 /** "The hang is `updateUIView` tearing down …", "The skew isn't a big tenant: …": what a symptom comes down to. */
 export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|stall|spike|skew|hitch|jank|stutter|lag|regression|culprit|root cause|race|deadlock|latency|growth|drift)\b[^.:;]{0,40}? (?:is|was|isn't|wasn't|comes from|came from|is coming from)\b/;
@@ -136,7 +136,7 @@ const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|
  * through the macros here, never `io:format`"), a standing constraint ("Results must stay
  * bit-for-bit identical …", "no new dependencies without asking me first", "no exceptions").
  */
-const RULE = /^(?:(?:and|also),?\s+)?(?:every|all|each|any|anything|everything)\s[^.;?]{2,60}?\b(?:needs?|must|has to|have to|goes through|go through|gets?|requires?)\b|,\s*never\s+(?!mind\b)[a-z·]|\bwe (?:use|log|write|deploy|test|format|build|ship|run|pin|name)\b[^.;?]{2,60}?\b(?:here|everywhere|throughout|across the)\b|\bno exceptions\b|\bwithout (?:asking|checking with|flagging|telling|running it by|clearing it with)\b|\b(?:must|should) (?:never|always)\b|\b(?:is|that's|that is|it's) our (?:standard|default|convention|norm)\b|\b(?:is|that's|that is|it's) the (?:standard|default|convention|norm) (?:across|everywhere|here|for (?:us|our|the team|this team))\b|(?:^|,\s*|\bso\s+)no new\s+[a-z·]|\b(?:must|has to|have to) (?:stay|remain|keep|exist)\b|^anything you\b|^(?:and|also),?\s+no (?!(?:rush|worries|worry|problem|need|hurry|idea|way|luck|change|thanks)\b)[a-z][^.;,?]{1,40},|^(?:please,?\s+)?keep it\b[^.?]{2,60}?,\s*no\s/;
+const RULE = /^(?:(?:and|also),?\s+)?(?:every|all|each|any|anything|everything)\s[^.;?]{2,60}?\b(?:needs?|must|has to|have to|goes through|go through|gets?(?! \/)|requires?)\b|,\s*never\s+(?!mind\b)[a-z·]|\bwe (?:use|log|write|deploy|test|format|build|ship|run|pin|name)\b[^.;?]{2,60}?\b(?:here|everywhere|throughout|across the)\b|\bno exceptions\b|\bwithout (?:asking|checking with|flagging|telling|running it by|clearing it with)\b|\b(?:must|should) (?:never|always)\b|\b(?:is|that's|that is|it's) our (?:standard|default|convention|norm)\b|\b(?:is|that's|that is|it's) the (?:standard|default|convention|norm) (?:across|everywhere|here|for (?:us|our|the team|this team))\b|(?:^|,\s*|\bso\s+)no new\s+[a-z·]|\b(?:must|has to|have to) (?:stay|remain|keep|exist)\b|^anything you\b|^(?:and|also),?\s+no (?!(?:rush|worries|worry|problem|need|hurry|idea|way|luck|change|thanks)\b)[a-z][^.;,?]{1,40},|^(?:please,?\s+)?keep it\b[^.?]{2,60}?,\s*no\s/;
 const LEAVE_ALONE = /^(?:please,?\s+)?leave\b(?:[^.;]|\.(?=\S)){2,60}\balone\b/;
 
 export function standingInstruction(text: string): boolean {

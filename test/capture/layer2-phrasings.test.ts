@@ -289,6 +289,7 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['error_resolved', 'The test could not find the alert because it queried synchronously; `await screen.findByRole` is what the test needed.'],
     ['error_resolved', 'The build error about `Recipe` not being `Sendable` came from the cache stored on each recipe; moving the cache into an environment value let it compile.'],
     ['error_resolved', 'Postgres refuses to build the index concurrently inside a transaction; adding `transaction:false` to the migration lets it through.'],
+    ['decision_made', 'The page now fires at a 14.4× burn rate over both 1h and 5m, so a one-minute blip no longer pages anyone.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
@@ -375,6 +376,7 @@ describe("layer 2: the user's standing instructions in plain words", () => {
     'Every test passes now, nice.',
     "The 3.4 job runs with RUBYOPT=--enable-frozen-string-literal (we want to be ready for when that's the default) and dies with FrozenError.",
     'The page stays blank after login.',
+    'Every 5 minutes our p99 on GET /home jumps to ~4s and Postgres CPU spikes.',
   ])('stays silent on %j (this task only, a question, a request)', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual([]);
   });
