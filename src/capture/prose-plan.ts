@@ -54,7 +54,11 @@ export function extractProsePlans(raw: string, state: SessionPlans, session: str
   const out: Candidate[] = [];
   // Most assistant text names no plan and reports no step: no second pass over it for those.
   for (const steps of /\bplan\b/i.test(raw) ? writtenPlans(raw) : []) {
-    const plan: PlanState = { id: planId(`${session}\u0000prose\u0000${state.plans.length}\u0000${steps.join('\n')}`), steps: steps.map(redactedStep), done: steps.map(() => false) };
+    // The same list again is the same plan: the transcript and Stop's last message both carry
+    // it, and a replayed read meets it a second time.
+    const redacted = steps.map(redactedStep);
+    if (state.plans.some((p) => p.steps.length === redacted.length && p.steps.every((s, i) => s === redacted[i]))) continue;
+    const plan: PlanState = { id: planId(`${session}\u0000prose\u0000${state.plans.length}\u0000${steps.join('\n')}`), steps: redacted, done: steps.map(() => false) };
     state.plans.push(plan);
     out.push({ type: 'plan_created', content: tidy(`Plan: ${steps.join('; ')}`), confidence: 0.9, provenance: 'layer2:prose-plan', meta: { plan_id: plan.id, steps }, ts });
   }

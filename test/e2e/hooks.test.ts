@@ -148,6 +148,17 @@ describe('cortex hook stop', () => {
     expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content)).toEqual(['We decided to pin Node 20 in CI because the Docker image is on 20.']);
   });
 
+  it('stores a plan written in prose once, though the transcript and last_assistant_message both carry it and the hook runs again', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 't.jsonl');
+    const plan = 'Here is the plan:\n\n1. Add the migration\n2. Backfill sessions\n3. Switch reads';
+    writeFileSync(transcript, session([user('plan it'), assistant(plan)]));
+    const payload = stopPayload(dir, transcript, { last_assistant_message: plan });
+    cortex(dir, ['hook', 'stop'], { input: payload });
+    cortex(dir, ['hook', 'stop'], { input: payload });
+    expect(cortexJson<CortexEvent[]>(dir, ['log', '--type', 'plan']).map((e) => e.type)).toEqual(['plan_created']);
+  });
+
   it('never lets a planted secret reach the journal, the cache, the cursors, the log or extract output', () => {
     const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
     const transcript = plantedTranscript(dir);
