@@ -1,11 +1,11 @@
 import type { Candidate } from './candidate.js';
-import { emptyPlans, extractToolCalls, redactPlans, type SessionPlans } from './layer1.js';
+import { emptyPlans, extractToolCalls, redactPlans, unansweredCalls, type SessionPlans } from './layer1.js';
 import { extractProse, extractUserPreferences } from './layer2.js';
 import { extractTags, withoutTags } from './layer3.js';
 import { extractProsePlans } from './prose-plan.js';
 import { prepareProse } from './prose.js';
 import { redactMemory } from './redact.js';
-import { parseTranscript, type Transcript } from './transcript.js';
+import { parseTranscript, type Transcript, type TranscriptItem } from './transcript.js';
 
 /**
  * The capture pipeline, pure: transcript text → redacted, deduplicated candidates from the
@@ -15,6 +15,8 @@ import { parseTranscript, type Transcript } from './transcript.js';
 export interface CaptureState extends SessionPlans {
   /** Dedupe keys of everything already captured in this session. */
   seen: string[];
+  /** Tool calls the last read ended before the result of (layer1.ts unansweredCalls). */
+  unanswered?: TranscriptItem[];
 }
 
 export const emptyCaptureState = (): CaptureState => ({ ...emptyPlans(), seen: [] });
@@ -93,7 +95,9 @@ export function extractCandidates(text: string, options: { session?: string; sta
   const keepSidechains = options.includeSidechains === true || transcript.subagentFile;
   const items = transcript.items.filter((item) => keepSidechains || !item.sidechain);
 
-  const raw: Candidate[] = extractToolCalls(items, options.root ?? transcript.cwd, session, state);
+  const calls = [...(state.unanswered ?? []), ...items];
+  const raw: Candidate[] = extractToolCalls(calls, options.root ?? transcript.cwd, session, state);
+  state.unanswered = unansweredCalls(calls);
   for (const item of items) {
     if (item.kind !== 'assistant-text' && item.kind !== 'user-text') continue;
     const prose = prepareProse(item.text);

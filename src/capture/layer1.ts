@@ -191,6 +191,33 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
   return [{ type: 'plan_step_completed', content: tidy(subject), confidence: 1, provenance: 'layer1:TaskUpdate', meta: { plan_id: plan.id, step: index + 1 }, ts: use.ts }];
 }
 
+/**
+ * Calls whose effect is kept only once their result says they ran: an edit the user rejected,
+ * or one still waiting at a permission prompt when the session ended, changed nothing.
+ */
+const awaitsResult = (name: string): boolean => EDIT_TOOLS.has(name) || READ_TOOLS.has(name) || SEARCH_TOOLS.has(name) || name === 'Bash';
+
+/** At most this many unanswered calls are carried to the next read: a few at a turn's end, never a backlog. */
+const MAX_UNANSWERED = 20;
+
+/**
+ * The calls among `items` that still await their result, as the next read needs them (so a read
+ * that ends between a call and its result pairs them then): only the fields layer 1 reads, the
+ * command redacted, since the state is kept on disk.
+ */
+export function unansweredCalls(items: readonly TranscriptItem[]): ToolUse[] {
+  const answered = new Set(items.flatMap((item) => (item.kind === 'tool-result' ? [item.toolUseId] : [])));
+  const waiting: ToolUse[] = [];
+  for (const item of items) {
+    if (item.kind !== 'tool-use' || !awaitsResult(item.name) || answered.has(item.id)) continue;
+    const input: Record<string, unknown> = {};
+    for (const field of ['file_path', 'notebook_path', 'path', 'pattern']) if (typeof item.input[field] === 'string') input[field] = item.input[field];
+    if (typeof item.input.command === 'string') input.command = redactText(item.input.command).text;
+    waiting.push({ ...item, input });
+  }
+  return waiting.slice(-MAX_UNANSWERED);
+}
+
 function failed(result: ToolResult | undefined): boolean {
   if (!result) return false;
   return result.isError || /^<tool_use_error>/.test(result.text) || REJECTED_BY_USER.test(result.text.slice(0, 300));
@@ -203,6 +230,7 @@ export function extractToolCalls(items: readonly TranscriptItem[], cwd: string |
   for (const item of items) {
     if (item.kind !== 'tool-use') continue;
     const result = results.get(item.id);
+    if (!result && awaitsResult(item.name)) continue; // not yet answered: see unansweredCalls
     const input = item.input;
     const provenance = `layer1:${item.name}`;
     if (EDIT_TOOLS.has(item.name)) {

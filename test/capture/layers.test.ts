@@ -183,6 +183,28 @@ describe('layer 3: a tag that names what it replaces', () => {
 });
 
 describe('layer 1: tool calls', () => {
+  it('keeps a call whose result has not come yet for the read that brings it, and counts it only by that result', () => {
+    const first = extractCandidates(session([
+      toolUse('w1', 'Write', { file_path: '/repo/src/rejected.ts', content: 'SECRET_BODY' }),
+      toolUse('w2', 'Edit', { file_path: '/repo/src/kept.ts', old_string: 'a', new_string: 'b' }),
+      toolUse('b1', 'Bash', { command: 'curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com' }),
+    ]), { session: 's' });
+    expect(first.candidates).toEqual([]);
+    expect(JSON.stringify(first.state.unanswered)).not.toMatch(/SECRET_BODY|ghp_abcdefghijklmnopqrstuvwxyz0123456789/);
+    const second = extractCandidates(session([
+      toolResult('w1', "The user doesn't want to proceed with this tool use.", true),
+      toolResult('w2', 'ok'),
+      toolResult('b1', 'ok'),
+    ]), { session: 's', state: first.state });
+    expect(second.candidates.map((c) => c.content)).toEqual(['Modified src/kept.ts', 'Ran curl -H "Authorization: Bearer [REDACTED:github-token]" https://api.github.com']);
+    expect(second.state.unanswered).toEqual([]);
+  });
+
+  it('counts no call that never got its result (a session that ended at a permission prompt)', () => {
+    const text = session([toolUse('w1', 'Write', { file_path: '/repo/src/never.ts', content: '' })]);
+    expect(extractCandidates(text).candidates).toEqual([]);
+  });
+
   it('records successful edits, reads and commands, not failed or rejected ones', () => {
     const text = session([
       toolUse('t1', 'Edit', { file_path: '/repo/src/a.ts', old_string: 'x', new_string: 'y' }),
