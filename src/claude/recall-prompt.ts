@@ -16,13 +16,13 @@ const INLINE_EVENTS = 500;
 export async function recallForPrompt(journal: Journal, prompt: string, session: string): Promise<{ context?: string; summary: string }> {
   const { settings } = await readSettings(journal);
   if (settings.recallBudget === 0) return { summary: 'recall is off (cortex.recallBudget 0)' };
-  const types = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['types'];
+  const within = [...RECALLED_TYPES] as Parameters<typeof searchMemory>[1]['within'];
   const update = { maxInline: INLINE_EVENTS, waitMs: 100 };
   let index = await updateIndex(journal, update);
   if (index.stale && !catchUpInBackground(journal)) {
     index = await updateIndex(journal, { compact: true }); // foreground mode (tests): catch up here
   }
-  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), types, limit: 12 }, { index, inHook: true, vectors: false, thesaurus: false, typos: false, feedback: false, neighbours: false });
+  const outcome = await searchMemory(journal, { query: prompt.slice(0, MAX_QUERY_CHARS), within, limit: 12 }, { index, inHook: true, vectors: false, thesaurus: false, typos: false, feedback: false, neighbours: false });
   const picked = selectRecall(outcome, session);
   const context = renderRecall(picked, settings.recallBudget);
   const note = outcome.stale ? ' (index catching up in the background)' : '';

@@ -28,7 +28,10 @@ import { deltaName, updateIndex, type UpdateOptions, type UpdateResult } from '.
  */
 export interface SearchRequest {
   query: string;
+  /** Only answers of these types (`--type`); the question is still answered over every type. */
   types?: readonly EventType[];
+  /** Only these types are searched at all, nor counted in how common a word is (recall leaves plans out). */
+  within?: readonly EventType[];
   /** Only memories captured at or after this time. */
   since?: Date;
   all?: boolean;
@@ -187,15 +190,19 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
   const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
   const boosts = INDEXED_TYPES.map((t) => (TYPE_BOOST[t] ?? 1) * (plan.intents.has(t) ? INTENT_BOOST : 1));
+  // The question is answered over everything in view; --type and --since then pick among the
+  // answers. Filtering earlier would cut the routes by which an answer is found: the notes
+  // feedback and neighbours lend words and score through are often of another type.
+  const within = request.within && request.within.length > 0 ? new Set(request.within.map((t) => typeCode(t))) : null;
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
     if (!visiblePlace[place] && !(attrs.time(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
-    if (allowed && !allowed.has(type)) return 0;
-    if (since && attrs.time(o) < since) return 0;
+    if (within && !within.has(type)) return 0;
     return boosts[type] ?? 1;
   };
+  const wanted = (c: { o: number }): boolean => (!allowed || allowed.has(attrs.type(c.o))) && (!since || attrs.time(c.o) >= since);
   const segments = segmentsOf(update.dir, meta);
   const scored = await scoreQuery(plan, segments, weigh);
   const conceptDocs = plan.concepts.map(() => 0);
@@ -222,7 +229,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   }
   const limit = request.limit ?? 10;
   const implied = impliedAmong(read, attrs, ranked, limit, hidden, superseded);
-  const hits = toHits(read, ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
+  const hits = toHits(read, allowed || since ? ranked.filter(wanted) : ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
   return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs, hybrid: hybrid.used, ...(hybrid.notice ? { notice: hybrid.notice } : {}) };
 }
 

@@ -121,6 +121,18 @@ describe('cortex search', () => {
     expect(search(dir, 'public api')).toHaveLength(2);
   });
 
+  it('filters the answers to the question, not the ways to them: a decision found through a note of another type is still found with --type decision', () => {
+    const dir = newRepo();
+    const input = [
+      { type: 'learned', content: 'Turns out dedupe() keeps the first row per order_id, so a late correction never replaces the original', ts: '2026-01-01T10:00:00Z', session: 's' },
+      { type: 'decision', content: 'Sort by event_ts and keep the last row per order_id, so the latest correction wins', ts: '2026-01-01T10:00:05Z', session: 's' },
+    ];
+    expect(cortex(dir, ['import', '-'], { input: input.map((e) => JSON.stringify(e)).join('\n') }).code).toBe(0);
+    expect(search(dir, 'dedupe').map((h) => h.type)).toEqual(['knowledge_acquired', 'decision_made']);
+    expect(search(dir, 'dedupe', '--type', 'decision').map((h) => h.type)).toEqual(['decision_made']);
+    expect(search(dir, 'dedupe', '--type', 'decision', '--since', '2999-01-01')).toEqual([]);
+  });
+
   it('never finds a retracted memory, finds an amendment instead of what it amends, and marks superseded decisions', () => {
     const dir = newRepo();
     const gone = remember(dir, 'Store uploads on the local disk under /var/uploads', '-t', 'decision');
