@@ -15,7 +15,7 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
   }, 60_000);
 
   it('reads a rejection said as its cost, with no word a cue knows', () => {
-    expect(read('A mutex here would serialise every request, so the counter uses an atomic instead.')).toEqual([['approach_rejected', 'layer2:model']]);
+    expect(read('A global lock would serialise every request, so the counter is an atomic integer.')).toEqual([['approach_rejected', 'layer2:model']]);
   });
 
   it.each([
@@ -31,7 +31,7 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
 
   it('answers only when sure', () => {
     expect(readWithModel('ok')).toBeNull();
-    expect(readWithModel('A mutex here would serialise every request, so the counter uses an atomic instead.')?.probability).toBeGreaterThanOrEqual(0.7);
+    expect(readWithModel('A global lock would serialise every request, so the counter is an atomic integer.')?.probability).toBeGreaterThanOrEqual(0.7);
   });
 });
 
