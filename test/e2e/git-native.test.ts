@@ -71,6 +71,17 @@ describe('the merge driver', () => {
     const out = readFileSync(join(dir, 'A'), 'utf8');
     expect(out.match(/^### \w+$/gm)?.sort()).toEqual(['### B1', '### C1', '### D1']);
   });
+
+  it('leaves ours untouched and reports a conflict when not even git can merge the file (a binary one)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'O'), 'x\n');
+    writeFileSync(join(dir, 'A'), Buffer.from([0, 1, 98, 105, 110]));
+    writeFileSync(join(dir, 'B'), 'y\n');
+    const result = cortex(dir, ['merge-driver', 'O', 'A', 'B', '.cortex/decisions.md']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^cortex merge-driver: git could not merge \.cortex\/decisions\.md \(.+\); resolve it by hand or run cortex projections --write\n$/);
+    expect(readFileSync(join(dir, 'A'))).toEqual(Buffer.from([0, 1, 98, 105, 110]));
+  });
 });
 
 describe('the tracked files cortex init writes', () => {
