@@ -25,6 +25,11 @@ export function parseImportLines(text: string, ctx: EventContext): { events: Cor
       errors.push({ line: index + 1, message: 'not valid JSON' });
       return;
     }
+    const badTime = importedTimeProblem(raw);
+    if (badTime) {
+      errors.push({ line: index + 1, message: badTime });
+      return;
+    }
     const result = normalizeEvent(raw, ctx);
     if (!result.ok) {
       errors.push({ line: index + 1, message: result.error });
@@ -38,4 +43,25 @@ export function parseImportLines(text: string, ctx: EventContext): { events: Cor
     events.push(result.event);
   });
   return { events, errors, repeated };
+}
+
+/**
+ * What an imported line's "ts" must be and is not, or null. Stricter than reading the journal
+ * (which must read whatever an earlier version stored): a number is seconds to one tool and
+ * milliseconds to another, and "2026-02-30" is a typo, not March 2nd; both are refused rather
+ * than stored as a date nobody meant.
+ */
+function importedTimeProblem(raw: unknown): string | null {
+  if (typeof raw !== 'object' || raw === null || !('ts' in raw)) return null;
+  const ts = (raw as { ts: unknown }).ts;
+  if (ts === undefined || ts === null) return null;
+  const got = JSON.stringify(ts);
+  if (typeof ts !== 'string') return `"ts" must be an ISO-8601 time string such as "2026-01-31T09:30:00Z", got ${got}`;
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(ts);
+  if (day) {
+    const [year, month, date] = day.slice(1).map(Number) as [number, number, number];
+    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (month < 1 || month > 12 || date < 1 || date > daysInMonth) return `"ts" is not a calendar date, got ${got}`;
+  }
+  return null;
 }
