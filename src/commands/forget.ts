@@ -3,6 +3,7 @@ import { CortexError } from '../errors.js';
 import { TYPE_ALIASES, type CortexEvent } from '../events/types.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { withJournalWriteLock } from '../journal/write-lock.js';
+import { eventsInView } from '../workspace/branch-view.js';
 import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
@@ -25,7 +26,8 @@ export async function runForget(args: ForgetArgs, io: CommandIO): Promise<number
     const { events } = await readAll(journal);
     const target = resolveEventId(events, args.id);
     refuseChangeEvent(target, events);
-    if (events.some((e) => e.type === 'event_retracted' && e.meta.target === target.id)) return { target, event: null };
+    // Forgotten on HEAD's history, not on a branch HEAD has not merged: there it is still shown.
+    if ((await eventsInView(journal.repo, events)).some((e) => e.type === 'event_retracted' && e.meta.target === target.id)) return { target, event: null };
     const ctx = await captureContext(journal, 'cli', 'cli:forget');
     const meta = { target: target.id, ...(why ? { reason: why.text } : {}), ...(why?.count ? { redactions: why.count } : {}) };
     const [event] = buildEvents([{ type: 'event_retracted', content: `Forgot: ${target.content}${why ? ` (${why.text})` : ''}`, meta }], ctx);

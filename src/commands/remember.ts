@@ -3,6 +3,7 @@ import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
 import { resolveEventType, type CortexEvent, type Meta } from '../events/types.js';
+import { eventsInView } from '../workspace/branch-view.js';
 import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
@@ -50,7 +51,8 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   const events = [event!];
   if (args.supersedes) {
     // The replaced decision stays in the journal, retired by an event naming both.
-    const old = supersedable((await readAll(journal)).events, args.supersedes);
+    const { events: all } = await readAll(journal);
+    const old = supersedable(all, await eventsInView(journal.repo, all), args.supersedes);
     events.push(...buildEvents([{ type: 'decision_superseded', content: `Superseded: ${old.content}`, meta: { target: old.id, by: event!.id } }], ctx));
   }
   await append(journal, events);
@@ -64,12 +66,13 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
  * not a decision, one already forgotten, or one already replaced (superseding it again would leave
  * two decisions in force, the first replacement and this one).
  */
-function supersedable(events: readonly CortexEvent[], id: string): CortexEvent {
+function supersedable(events: readonly CortexEvent[], inView: readonly CortexEvent[], id: string): CortexEvent {
   const old = resolveEventId(events, id);
   if (!STANDING_TYPES.has(old.type)) throw new CortexError('INVALID_INPUT', `${old.id} is a ${old.type}, not a decision: only decisions, rejected approaches and preferences are superseded (cortex forget retires other memories)`);
-  const retracted = new Set(events.filter((e) => e.type === 'event_retracted').map((e) => e.meta.target));
+  // What HEAD shows decides: a decision retired on a branch HEAD has not merged is in force here.
+  const retracted = new Set(inView.filter((e) => e.type === 'event_retracted').map((e) => e.meta.target));
   if (retracted.has(old.id)) throw new CortexError('INVALID_INPUT', `${old.id} was forgotten: there is no decision in force to supersede`);
-  const by = events.find((e) => e.type === 'decision_superseded' && e.meta.target === old.id && !retracted.has(e.meta.by) && !retracted.has(e.id));
+  const by = inView.find((e) => e.type === 'decision_superseded' && e.meta.target === old.id && !retracted.has(e.meta.by) && !retracted.has(e.id));
   if (by) throw new CortexError('INVALID_INPUT', `${old.id} is already superseded by ${String(by.meta.by)}: supersede that one instead`);
   return old;
 }

@@ -5,7 +5,7 @@ import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -15,6 +15,14 @@ import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewr
 export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
   const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ branch: e.branch, commit: e.commit, seconds: secondsOf(e.ts) }));
   return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
+}
+
+/**
+ * The events in force on HEAD: what the projections show. A memory forgotten or superseded on a
+ * branch HEAD has not merged is still in force here, and can be forgotten or superseded here.
+ */
+export async function eventsInView(repo: Repo, events: readonly CortexEvent[]): Promise<CortexEvent[]> {
+  return visibleEvents(events, await readBranchView(repo, events));
 }
 
 export interface ViewOptions {

@@ -100,6 +100,26 @@ describe('cortex remember and log', () => {
   });
 });
 
+describe('forget and --supersedes follow branch alignment', () => {
+  it('retire on main a decision that a branch main never merged forgot or superseded', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const remember = (...args: string[]) => cortexJson<CortexEvent>(dir, ['remember', ...args, '--json']);
+    const pg = remember('Use Postgres rather than MySQL', '--type', 'decision');
+    const redis = remember('Sessions in Redis', '--type', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'experiment');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'x');
+    expect(cortex(dir, ['forget', pg.id]).code).toBe(0);
+    remember('Sessions in Postgres', '--type', 'decision', '--supersedes', redis.id);
+    git(dir, 'checkout', '-q', 'main');
+    const titles = () => cortexJson<Array<{ content: string }>>(dir, ['decisions']).map((d) => d.content).sort();
+    expect(titles()).toEqual(['Sessions in Redis', 'Use Postgres rather than MySQL']);
+    expect(cortex(dir, ['forget', pg.id]).stdout).toMatch(/^forgot decision_made /);
+    expect(cortex(dir, ['remember', 'Sessions in Memcached', '--type', 'decision', '--supersedes', redis.id]).code).toBe(0);
+    expect(titles()).toEqual(['Sessions in Memcached']);
+    expect(cortex(dir, ['forget', pg.id]).stdout).toBe(`already forgotten: ${pg.id}\n`);
+  });
+});
+
 describe('flags given nothing usable', () => {
   it('a count that is not a whole number is a usage error echoing what was typed', () => {
     const dir = tempRepo();
