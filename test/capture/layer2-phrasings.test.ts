@@ -290,6 +290,9 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['error_resolved', 'The build error about `Recipe` not being `Sendable` came from the cache stored on each recipe; moving the cache into an environment value let it compile.'],
     ['error_resolved', 'Postgres refuses to build the index concurrently inside a transaction; adding `transaction:false` to the migration lets it through.'],
     ['decision_made', 'The page now fires at a 14.4× burn rate over both 1h and 5m, so a one-minute blip no longer pages anyone.'],
+    ['error_resolved', 'The pre-commit hook rejected `RefundService.php` for an import-order rule; running `pint` on that file sorted the imports and the commit went through.'],
+    ['error_resolved', '`dotnet ef migrations add` failed because the API registers the context only in production; a design-time factory gives the tools their own context, and the migration then generated cleanly.'],
+    ['error_resolved', '`createIndex` failed as not authorized because the URI logs in as the read-only user; running the migration through `npm run migrate` applied the index.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
