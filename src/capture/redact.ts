@@ -61,6 +61,8 @@ const RULES: Rule[] = withIndices([
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  // A Firebase Cloud Messaging server key (AAAA…:APA91b…), or a device's registration token.
+  { kind: 'fcm-key', pattern: /\b(?:[A-Za-z0-9_-]{7,}:)?APA91b[A-Za-z0-9_-]{60,}/g },
   { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
@@ -229,7 +231,7 @@ export interface Redacted {
  * Every rule needs one of these markers somewhere in the text; most text (file paths, prose)
  * has none, and skips the rules (and their compilation) entirely.
  */
-const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|npm_|rubygems_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|sig=|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|log-?in|sign-?in|\b(?:user(?:name)?|creds|account)\s*(?:is\b|are\b|[:=/])|\bpin\b|\bpw\b|redis-cli|ldap|sqlcmd|\bbcp\b|smb|rpcclient|zip|7z|rabbitmqctl/i;
+const MAYBE_SECRET = /AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|_live_|_test_|whsec_|xox|hooks\.slack|AIza|APA91b|npm_|rubygems_|SG\.|SK[0-9a-f]{8}|hf_|eyJ|PRIVATE KEY|:\/\/|sig=|pass|pwd|secret|token|key|credential|auth|bearer|curl|mysql|mariadb|mongo|log-?in|sign-?in|\b(?:user(?:name)?|creds|account)\s*(?:is\b|are\b|[:=/])|\bpin\b|\bpw\b|redis-cli|ldap|sqlcmd|\bbcp\b|smb|rpcclient|zip|7z|rabbitmqctl/i;
 
 /** Replaces each secret with its placeholder and adds it to `found`, so a secret seen twice counts once. */
 function redactInto(input: string, found: Set<string>): string {

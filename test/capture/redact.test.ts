@@ -14,6 +14,7 @@ const SECRETS: Array<[string, string]> = [
   ['stripe live key', 'sk_live_51MzQ8rLkP4vW2xT9nB7cY3dF6gH1jK5'],
   ['slack bot token', 'xoxb-284751936402-5839201746382-Gk7Lm2Nq9Rt4Vx6Zb8Cd1Ef3'],
   ['google api key', 'AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY'],
+  ['firebase cloud messaging server key', 'AAAA5kT3xQz:APA91bHq2Lr8mVw3Nc0pXs7Yd4Ke9JfTg6Ub1Ro5Mi2Za8Vn3Wc7Qx0Ly4Hs9Pe6Dj1Tk5Gf8Bu2Aw7Nm3Rq0Zv4Xc9Ey6Li1Os5Kb8Fh2Jp7Tg3Md0Wn4Qs9Vu6Ya1Rc5Xe8Hi2Lo7Pk3Nb0Sf4Gt9Du6Wm1Zq5Jv8Ca2Ex7Ky3Ir0Ol4Uh9Mp6Bs1Tn5Fw8Qd2Gy7Vj3Xk0'],
   ['rubygems api key', 'rubygems_4f0c9d2e7a1b8c3d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b'],
   ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
   ['private key block', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----'],
