@@ -421,8 +421,8 @@ const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;
 const RESOLVED = /\b(?:fix|fixe[sd]|fixing|resolv\w*|solv\w*|clear\w*|pass(?:es|ed|ing)?|green|works?|worked|no longer|now|gone|went away|stopped|added|adding|changed|switched|replaced|removed|guard\w*)\b/;
 /** A sentence that opens on what to do now ("Now fix the failing test — …") narrates the next step. */
 const NEXT_STEP_START = /^(?:now|then|next|first|finally)\b(?!,? (?:it|the|this|that|they|there|we|each|every|all)\b)/;
-/** Where the work stands ("The app is now ready for use with …"), which a status line says and no memory keeps. */
-const STATUS = /\b(?:is|are) now (?:ready|complete|completed|done|finished|live|in place|working|fully (?:functional|working))\b/;
+/** Where the work stands ("The app is now ready for use with …", "All renderer tests pass, but …"), which a status line says and no memory keeps. */
+const STATUS = /\b(?:is|are) now (?:ready|complete|completed|done|finished|live|in place|working|fully (?:functional|working))\b|^(?:all|the)(?: [\w-]+){0,2} tests? (?:pass|passed|are passing|are green)\b/;
 /**
  * What is still to happen, said as such: the next step ("I'll add the include next"), a
  * prediction ("once tonight's run finishes, stage 14 should…"). A cue may still read a choice in

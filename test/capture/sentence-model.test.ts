@@ -27,6 +27,7 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
     ['narration', 'Let me look at the config loader.'],
     ['a prediction', "Once tonight's run finishes, stage 14 should show no straggler at all."],
     ['a status line', 'The TODO app is now ready for use with professional-grade architecture, complete functionality, and modern design patterns.'],
+    ['a test run reported', 'All renderer tests pass, but the LiveView tests need the Endpoint properly configured in test mode.'],
   ])('stays silent on %s', (_name, text) => {
     expect(read(text)).toEqual([]);
   });
