@@ -103,7 +103,7 @@ export async function benchSearch(size: number) {
     const reindex = await time(() => updateIndex(journal, { rebuild: true }));
     const cli = (query: string) => {
       const r = spawnSync(process.execPath, [CLI, 'search', query, '--json'], { cwd: dir, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`search failed: ${r.stderr}`);
+      if (r.status !== 0) throw new Error(`search failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
       return JSON.parse(r.stdout).length as number;
     };
     cli(QUERIES[0] as string);

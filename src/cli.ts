@@ -4,7 +4,6 @@
  * pays for yargs and the one command that runs. The only place that calls process.exit.
  * Exit codes: 0 ok, 1 expected failure (one line on stderr), 2 usage.
  */
-import './native-regexps.js';
 import type { Argv } from 'yargs';
 
 const verb = process.argv[2];

@@ -4,7 +4,6 @@
  * fewer files this way than through the CLI's chunk graph. Skips yargs entirely and always
  * exits 0 (hooks fail open).
  */
-import './native-regexps.js';
 import { runHook } from './claude/hook.js';
 import { processIO } from './commands/io.js';
 import { prefetchRepo } from './git/repo.js';
