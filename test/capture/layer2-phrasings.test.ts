@@ -293,6 +293,10 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['error_resolved', 'The pre-commit hook rejected `RefundService.php` for an import-order rule; running `pint` on that file sorted the imports and the commit went through.'],
     ['error_resolved', '`dotnet ef migrations add` failed because the API registers the context only in production; a design-time factory gives the tools their own context, and the migration then generated cleanly.'],
     ['error_resolved', '`createIndex` failed as not authorized because the URI logs in as the read-only user; running the migration through `npm run migrate` applied the index.'],
+    ['error_resolved', 'The four `ClaimsControllerTest` failures were the tests still minting tokens with the old secret; the helper now uses `jwt()` from spring-security-test.'],
+    ['error_resolved', 'The 500 was SvelteKit refusing to mix a default action with named ones; the rename form now posts to `?/rename`.'],
+    ['error_resolved', '`test_checkout_creates_span` saw no spans because the provider can be set only once per process; the fixture now creates one provider per session.'],
+    ['error_resolved', '`web#build` kept failing because `apps/web/tsconfig.build.json` has its own `include` list without `src/types`; adding it lets the build see the declaration.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);
@@ -305,7 +309,7 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['a conditional plan', 'If the hitch still shows up after this ships, the next suspect is the audio thread.'],
     ['a question', 'Would a bigger thread pool help here?'],
     ['narration', "Now let's move to the next ticket — the exporter."],
-    ['code described with no consequence', '`bmp_read()` returns the HAL status and `bmp_poll()` skips publishing when no transfer started.'],
+    ['code described with no consequence', '`main.ts` creates the app and registers the routes from `routes/`.'],
     ['a guess about code', '`asgi_lifespan` isn\'t installed, so the other tests must be getting their lifespan some other way.'],
     ['a proposal opening on "Instead"', 'Instead, we should use a local key stored in a config file.'],
     ['a command the server rejected', 'Every `EXPIRE` in that pipeline has been rejected since the deploy.'],
