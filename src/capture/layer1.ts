@@ -198,6 +198,7 @@ function taskTools(state: SessionPlans, use: ToolUse, result: ToolResult | undef
 const awaitsResult = (name: string): boolean => EDIT_TOOLS.has(name) || READ_TOOLS.has(name) || SEARCH_TOOLS.has(name) || name === 'Bash';
 
 /** At most this many unanswered calls are carried to the next read: a few at a turn's end, never a backlog. */
+const KEPT_CHARS = 1000;
 const MAX_UNANSWERED = 20;
 
 /**
@@ -207,15 +208,20 @@ const MAX_UNANSWERED = 20;
  */
 export function unansweredCalls(items: readonly TranscriptItem[]): ToolUse[] {
   const answered = new Set(items.flatMap((item) => (item.kind === 'tool-result' ? [item.toolUseId] : [])));
-  const waiting: ToolUse[] = [];
+  const waiting = new Map<string, ToolUse>(); // by id: a replayed read meets a carried call again
   for (const item of items) {
     if (item.kind !== 'tool-use' || !awaitsResult(item.name) || answered.has(item.id)) continue;
     const input: Record<string, unknown> = {};
-    for (const field of ['file_path', 'notebook_path', 'path', 'pattern']) if (typeof item.input[field] === 'string') input[field] = item.input[field];
-    if (typeof item.input.command === 'string') input.command = redactText(item.input.command).text;
-    waiting.push({ ...item, input });
+    // Every string kept is redacted (a Grep pattern can be a key), and only as much as layer 1
+    // keeps (1,000 characters): a heredoc of megabytes is neither stored nor redacted on each
+    // read. The window redacted is wider than the one kept, so no secret is cut in two unread.
+    for (const field of ['file_path', 'notebook_path', 'path', 'pattern', 'command']) {
+      const value = item.input[field];
+      if (typeof value === 'string') input[field] = redactText(value.slice(0, 4 * KEPT_CHARS)).text.slice(0, KEPT_CHARS);
+    }
+    waiting.set(item.id, { ...item, input });
   }
-  return waiting.slice(-MAX_UNANSWERED);
+  return [...waiting.values()].slice(-MAX_UNANSWERED);
 }
 
 function failed(result: ToolResult | undefined): boolean {

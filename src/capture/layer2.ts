@@ -413,7 +413,7 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
 }
 
 /** A doubt about an approach ("X might not work here because …") turns nothing down yet. */
-const DOUBT = /\b(?:might|maybe|perhaps|possibly|not sure|unsure)\b/;
+const DOUBT = /^(?:maybe|perhaps|possibly)\b|^[^,;]*\b(?:might|may)(?: not)? (?:work|help|scale|be|fit|matter|fix)\b|\b(?:not sure|unsure)\b/;
 
 /** Advice to a reader ("you can skip JSON entirely") is no choice made. */
 const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;

@@ -113,7 +113,7 @@ export function lacksOrNever(m: string): boolean {
 const EXPOSED = /\b(?:is|are) (?:hardcoded|hard-coded|in plain ?text|checked in|committed in)\b/;
 
 /** "The ticker no longer freezes after sleep", "`Custom/Water` compiles under URP now": a symptom gone. */
-export const SYMPTOM_GONE = /^(?!.*\bso (?:that )?[^.;]*\bno longer\b)(?=.*\bno longer\b).*?\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
+export const SYMPTOM_GONE = /^(?=.*\bno longer\b)(?!.*\bso (?:that )?[^.;]*\bno longer\b).*?\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
 
 /** "The hang is `updateUIView` tearing down …", "The skew isn't a big tenant: …": what a symptom comes down to. */
 export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|stall|spike|skew|hitch|jank|stutter|lag|regression|culprit|root cause|race|deadlock|latency|growth|drift)\b[^.:;]{0,40}? (?:is|was|isn't|wasn't|comes from|came from|is coming from)\b/;

@@ -62,7 +62,7 @@ const RULES: Rule[] = withIndices([
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
   // A Firebase Cloud Messaging server key (AAAA…:APA91b…), or a device's registration token.
-  { kind: 'fcm-key', pattern: /\b(?:[A-Za-z0-9_-]{7,}:)?APA91b[A-Za-z0-9_-]{60,}/g },
+  { kind: 'fcm-key', pattern: /(?<![A-Za-z0-9_-])(?:[A-Za-z0-9_-]{7,64}:)?APA91b[A-Za-z0-9_-]{60,}/g },
   { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },

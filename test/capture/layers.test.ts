@@ -188,15 +188,22 @@ describe('layer 1: tool calls', () => {
       toolUse('w1', 'Write', { file_path: '/repo/src/rejected.ts', content: 'SECRET_BODY' }),
       toolUse('w2', 'Edit', { file_path: '/repo/src/kept.ts', old_string: 'a', new_string: 'b' }),
       toolUse('b1', 'Bash', { command: 'curl -H "Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" https://api.github.com' }),
+      toolUse('g1', 'Grep', { pattern: 'sk_live_51MzAbCdEfGhIjKlMnOpQrSt', path: '/repo/src' }),
+      toolUse('b2', 'Bash', { command: `cat <<'EOF' > blob.b64\n${'QUJD'.repeat(50_000)}\nEOF` }),
     ]), { session: 's' });
     expect(first.candidates).toEqual([]);
-    expect(JSON.stringify(first.state.unanswered)).not.toMatch(/SECRET_BODY|ghp_abcdefghijklmnopqrstuvwxyz0123456789/);
+    expect(JSON.stringify(first.state.unanswered)).not.toMatch(/SECRET_BODY|ghp_abcdefghijklmnopqrstuvwxyz0123456789|sk_live_51MzAbCdEfGhIjKlMnOpQrSt/);
+    expect(JSON.stringify(first.state.unanswered).length).toBeLessThan(10_000);
+    // A replayed read meets the carried calls again: still one of each.
+    expect(extractCandidates('', { session: 's', state: first.state }).state.unanswered).toHaveLength(5);
     const second = extractCandidates(session([
       toolResult('w1', "The user doesn't want to proceed with this tool use.", true),
       toolResult('w2', 'ok'),
       toolResult('b1', 'ok'),
+      toolResult('g1', 'no matches', true),
+      toolResult('b2', 'cat: blob.b64: No space left on device', true),
     ]), { session: 's', state: first.state });
-    expect(second.candidates.map((c) => c.content)).toEqual(['Modified src/kept.ts', 'Ran curl -H "Authorization: Bearer [REDACTED:github-token]" https://api.github.com']);
+    expect(second.candidates.map((c) => c.content)).toEqual(['Modified src/kept.ts', 'Ran curl -H "Authorization: Bearer [REDACTED:github-token]" https://api.github.com', "Ran cat <<'EOF' > blob.b64"]);
     expect(second.state.unanswered).toEqual([]);
   });
 
