@@ -217,19 +217,24 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
     score: (p) => scoreQuery(p, segments, weigh),
   };
   const answered = byScore(options.feedback === false ? scored : await withFeedback(plan, scored, feedback));
-  const keyword = options.neighbours === false ? answered : withNeighbours(answered, { count: meta.count, place: (o) => attrs.place(o), time: (o) => attrs.time(o), weigh });
+  const everyAnswer = options.neighbours === false ? answered : withNeighbours(answered, { count: meta.count, place: (o) => attrs.place(o), time: (o) => attrs.time(o), weigh });
+  const filtered = allowed !== null || since > 0;
+  const keyword = filtered ? everyAnswer.filter(wanted) : everyAnswer;
   let ranked = keyword;
   let hybrid: { used: boolean; notice?: string } = { used: false };
   if (options.vectors !== false && existsSync(vectorsDir(cortexDir(journal.repo)))) {
     const { fuseWithVectors } = await import('./embeddings/hybrid.js');
     const { settings } = await readSettings(journal);
-    const fused = await fuseWithVectors(vectorsDir(cortexDir(journal.repo)), meta, request.query, keyword, (o) => weigh(o) > 0 && EMBEDDED_TYPE_CODES.has(attrs.type(o)), settings);
+    const eligible = (o: number) => weigh(o) > 0 && EMBEDDED_TYPE_CODES.has(attrs.type(o)) && (!filtered || wanted({ o }));
+    const fused = await fuseWithVectors(vectorsDir(cortexDir(journal.repo)), meta, request.query, keyword, eligible, settings);
     ranked = fused.candidates;
     hybrid = fused;
   }
   const limit = request.limit ?? 10;
-  const implied = impliedAmong(read, attrs, ranked, limit, hidden, superseded);
-  const hits = toHits(read, allowed || since ? ranked.filter(wanted) : ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
+  // Reversals are read among what is shown first, then among the other answers: a decision that
+  // took up a rejection reverses it even where --type rejected does not show it.
+  const implied = impliedAmong(read, attrs, filtered ? [...ranked, ...everyAnswer] : ranked, limit, hidden, superseded);
+  const hits = toHits(read, ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
   return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs, hybrid: hybrid.used, ...(hybrid.notice ? { notice: hybrid.notice } : {}) };
 }
 
@@ -271,7 +276,7 @@ function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candid
   if (!ranked.slice(0, limit * 2).some((c) => said.has(attrs.type(c.o)))) return new Map();
   const ordinals: number[] = [];
   for (const c of ranked) {
-    if (said.has(attrs.type(c.o))) ordinals.push(c.o);
+    if (said.has(attrs.type(c.o)) && !ordinals.includes(c.o)) ordinals.push(c.o);
     if (ordinals.length >= REVERSAL_WINDOW) break;
   }
   if (ordinals.length < 2) return new Map();

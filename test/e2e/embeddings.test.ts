@@ -49,6 +49,15 @@ describe('cortex embed and hybrid search', () => {
     expect(keyword[0]?.score).toBeGreaterThan(1);
   });
 
+  it('with vectors, --type still answers from the whole ranking: a decision below sixty learnings that match better is found', async () => {
+    const { dir } = await repoWithModel();
+    const input = Array.from({ length: 60 }, (_, i) => JSON.stringify({ type: 'learned', content: `the worker queue retry timeout note ${i} worker queue retry`, ts: `2026-01-01T10:${String(i).padStart(2, '0')}:00Z`, session: 's' }));
+    input.push(JSON.stringify({ type: 'decision', content: 'the worker queue retry gives up after a timeout', ts: '2026-01-02T10:00:00Z', session: 's' }));
+    expect(cortex(dir, ['import', '-'], { input: input.join('\n') }).code).toBe(0);
+    expect(cortex(dir, ['embed']).code).toBe(0);
+    expect(cortexJson<HitJson[]>(dir, ['search', 'worker queue retry', '--type', 'decision']).map((h) => h.content)).toEqual(['the worker queue retry gives up after a timeout']);
+  });
+
   it('a memory enters the vector ranking only above cortex.minSimilarity: a query nothing is similar to finds nothing', async () => {
     const { dir } = await repoWithModel();
     const queue = remember(dir, 'the worker queue retry uses a timeout', 'decision');
