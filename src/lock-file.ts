@@ -10,28 +10,38 @@ import { open, readFile, stat, unlink } from 'node:fs/promises';
 export async function acquireLockFile(path: string, options: { staleMs: number; waitMs: number }): Promise<(() => Promise<void>) | null> {
   const deadline = Date.now() + options.waitMs;
   for (;;) {
+    let file;
     try {
-      const file = await open(path, 'wx');
-      await file.writeFile(HOLDER).finally(() => file.close());
-      return () => unlink(path).catch(() => undefined);
+      file = await open(path, 'wx');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const info = await stat(path).catch(() => null);
-      if (info && (Date.now() - info.mtimeMs > options.staleMs || (await holderIsGone(path)))) await unlink(path).catch(() => undefined);
+      const holder = await readFile(path, 'utf8').catch(() => '');
+      if (info && (Date.now() - info.mtimeMs > options.staleMs || holderIsGone(holder))) await breakLock(path, info.ino, holder);
       else if (Date.now() > deadline) return null;
       else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      continue;
     }
+    try {
+      await file.writeFile(HOLDER);
+    } catch (err) {
+      await unlink(path).catch(() => undefined); // no nameless lock left behind (a full disk)
+      throw err;
+    } finally {
+      await file.close();
+    }
+    return () => unlink(path).catch(() => undefined);
   }
 }
 
 const HOST = hostname();
 const HOLDER = `${process.pid}@${HOST}\n`;
 
-/** Whether the lock names a process of this host that no longer runs. */
-async function holderIsGone(path: string): Promise<boolean> {
-  const holder = /^(\d+)@(.*)$/.exec((await readFile(path, 'utf8').catch(() => '')).trim());
-  if (!holder || holder[2] !== HOST) return false; // being written, an older Cortex's, or another host's
-  const pid = Number(holder[1]);
+/** Whether the lock's holder (`pid@host`) is a process of this host that no longer runs. */
+function holderIsGone(holder: string): boolean {
+  const named = /^(\d+)@(.*)$/.exec(holder.trim());
+  if (!named || named[2] !== HOST) return false; // being written, an older Cortex's, or another host's
+  const pid = Number(named[1]);
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
@@ -39,4 +49,14 @@ async function holderIsGone(path: string): Promise<boolean> {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH'; // EPERM: it runs, as another user
   }
+}
+
+/**
+ * Remove the lock judged broken, unless it changed since: two waiters may judge the same dead
+ * lock, and the slower must not remove the one the faster has just taken in its place.
+ */
+async function breakLock(path: string, ino: number, holder: string): Promise<void> {
+  const now = await stat(path).catch(() => null);
+  if (!now || now.ino !== ino || (await readFile(path, 'utf8').catch(() => null)) !== holder) return;
+  await unlink(path).catch(() => undefined);
 }
