@@ -30,7 +30,7 @@ export function parseImportLines(text: string, ctx: EventContext): { events: Cor
       errors.push({ line: index + 1, message: badTime });
       return;
     }
-    const result = normalizeEvent(raw, ctx);
+    const result = normalizeEvent(zonedAsUtc(raw), ctx);
     if (!result.ok) {
       errors.push({ line: index + 1, message: result.error });
       return;
@@ -57,11 +57,24 @@ function importedTimeProblem(raw: unknown): string | null {
   if (ts === undefined || ts === null) return null;
   const got = JSON.stringify(ts);
   if (typeof ts !== 'string') return `"ts" must be an ISO-8601 time string such as "2026-01-31T09:30:00Z", got ${got}`;
-  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(ts);
+  const day = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)/.exec(ts);
   if (day) {
     const [year, month, date] = day.slice(1).map(Number) as [number, number, number];
     const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
     if (month < 1 || month > 12 || date < 1 || date > daysInMonth) return `"ts" is not a calendar date, got ${got}`;
   }
   return null;
+}
+
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * A date and time with no zone is read as UTC, as a date alone is: read as the importing
+ * machine's local time, the same file imported on two machines would give other times, and other
+ * ids (an id is derived from "ts").
+ */
+function zonedAsUtc(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const ts = (raw as { ts?: unknown }).ts;
+  return typeof ts === 'string' && ZONELESS.test(ts) ? { ...raw, ts: `${ts.replace(' ', 'T')}Z` } : raw;
 }

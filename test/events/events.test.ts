@@ -190,19 +190,22 @@ describe('import lines', () => {
 });
 
 describe('imported times', () => {
-  it('refuse a number (seconds or milliseconds?) and a day the month does not have, and keep an offset time', () => {
+  it('refuse a number (seconds or milliseconds?) and a day the month does not have, keep an offset time, and read a time with no zone as UTC', () => {
     const text = [
       '{"type":"decision","content":"A","ts":1700000000}',
       '{"type":"decision","content":"B","ts":"2026-02-30T00:00:00Z"}',
       '{"type":"decision","content":"C","ts":"2024-02-29T23:30:00+02:00"}',
       '{"type":"decision","content":"D","ts":"2026-13-01T00:00:00Z"}',
+      '{"type":"decision","content":"E","ts":"2026/02/30"}',
+      '{"type":"decision","content":"F","ts":"2026-03-01 09:30:00"}',
     ].join('\n');
     const { events, errors } = parseImportLines(text, testContext());
-    expect(events.map((e) => [e.content, e.ts])).toEqual([['C', '2024-02-29T21:30:00.000Z']]);
+    expect(events.map((e) => [e.content, e.ts])).toEqual([['C', '2024-02-29T21:30:00.000Z'], ['F', '2026-03-01T09:30:00.000Z']]);
     expect(errors).toEqual([
       { line: 1, message: '"ts" must be an ISO-8601 time string such as "2026-01-31T09:30:00Z", got 1700000000' },
       { line: 2, message: '"ts" is not a calendar date, got "2026-02-30T00:00:00Z"' },
       { line: 4, message: '"ts" is not a calendar date, got "2026-13-01T00:00:00Z"' },
+      { line: 5, message: '"ts" is not a calendar date, got "2026/02/30"' },
     ]);
   });
 });
