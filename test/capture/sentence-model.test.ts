@@ -60,7 +60,9 @@ describe("the preference model (the user's sentences no pattern reads)", () => {
     expect(fromUser(text)).toEqual([]);
   });
 
-  it('answers only when sure', () => {
+  it('answers only when sure: a rule it was taught, yes; a request for this task, or nothing much, no', () => {
+    expect(readPreferenceWithModel('errors get wrapped with %w and a short lowercase context, no pkg/errors.')).toBeGreaterThanOrEqual(0.6);
+    expect(readPreferenceWithModel('please update the README with the new flags')).toBeNull();
     expect(readPreferenceWithModel('ok')).toBeNull();
   });
 });
