@@ -98,8 +98,11 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
         if (!LONG_LIVED.includes(branch) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip))) unmerged.set(branch, new Set([tip]));
         return;
       }
+      // Along the branch's own line only (first parents): a branch merged into it came with its
+      // own fork points, which are that branch's, not this one's (a merged feature's fork from
+      // main would otherwise hide main's decisions made there, at any commit before the merge).
       const forks = new Set<string>();
-      const out = await gitOutput(['rev-list', '--parents', tip, '--not', head.commit as string], { cwd });
+      const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
       unmerged.set(branch, forks);
     }),

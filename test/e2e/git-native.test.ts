@@ -756,6 +756,23 @@ describe('decision diffs and blame', () => {
     expect(cortex(dir, ['diff', 'main..nope']).stderr).toMatch(/unknown revision "nope"/);
   });
 
+  it('after a merge, the commits before it keep their own decisions: diff HEAD^1..HEAD is the merged branch\'s, and a checkout of HEAD^1 shows main\'s', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    remember(dir, 'Main decision A', '-t', 'decision');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    writeTree(dir, { 'f.txt': 'f' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'f1');
+    remember(dir, 'Feature decision B', '-t', 'decision');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'f2');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'm2');
+    git(dir, 'merge', '-q', '--no-ff', 'feature', '-m', 'merge feature');
+    expect(cortexJson<{ decisions: Array<{ content: string }> }>(dir, ['diff', 'HEAD^1..HEAD']).decisions.map((d) => d.content)).toEqual(['Feature decision B']);
+    git(dir, 'checkout', '-q', 'HEAD^1');
+    expect(cortexJson<Array<{ content: string }>>(dir, ['decisions']).map((d) => d.content)).toEqual(['Main decision A']);
+  });
+
   it('cortex diff base..head retires only what head retracted or superseded, never the decisions base made after they parted', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     const dropped = remember(dir, 'Use Redis for sessions', '-t', 'decision');
