@@ -129,6 +129,13 @@ describe('cortex mcp', () => {
     send({ jsonrpc: '2.0', id: 3, method: 'no/such/method', params: {} });
     send('{ this is not json');
     send({ jsonrpc: '2.0', id: 5 }); // neither a request nor a response
+    // What the SDK's strict schemas drop without a word: each is answered here.
+    send({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'status', arguments: {} }, extra: 1 });
+    send({ jsonrpc: '1.0', id: 8, method: 'tools/list' });
+    send({ id: 10, method: 'tools/list' });
+    send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: null });
+    send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'status', arguments: null } });
+    send({ jsonrpc: '2.0', id: { no: 1 }, method: 'tools/list' });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} });
     const deadline = Date.now() + 10_000;
     while (!replies.some((r) => r.id === 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -137,6 +144,9 @@ describe('cortex mcp', () => {
     expect(replies.find((r) => r.id === 3)?.error?.code).toBe(-32601);
     expect(replies.find((r) => r.id === null)?.error?.code).toBe(-32700); // answered, though it has no id to answer to
     expect(replies.find((r) => r.id === 5)?.error?.code).toBe(-32600); // a client waiting on 5 hears back
+    for (const id of [11, 8, 10]) expect(replies.find((r) => r.id === id)?.error?.code).toBe(-32600);
+    for (const id of [6, 7]) expect(replies.find((r) => r.id === id)?.error?.code).toBe(-32602);
+    expect(replies.filter((r) => r.id === null).map((r) => r.error?.code).sort()).toEqual([-32700, -32600].sort());
     expect(replies.find((r) => r.id === 4)?.result).toBeDefined(); // still serving
   });
 
