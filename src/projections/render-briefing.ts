@@ -65,7 +65,7 @@ export function renderBriefing(input: BriefingInput): Briefing {
     if (state.activePlan && chosen.planWindow) sections.plan = renderPlan(state.activePlan, chosen.planWindow, provenance);
     sections.decisions = renderDecisions(chosen.decisions, provenance);
     if (chosen.recent.length > 0) sections.recent = [heading(2, text('Recent work')), list(chosen.recent.map((i) => recentEntry(i, provenance)))];
-    sections.omitted = omittedSection(permanent.length - chosen.decisions.length + archived, recentItems.length - chosen.recent.length);
+    sections.omitted = omittedSection({ warnings: warnings.length - chosen.warnings, plan: Boolean(state.activePlan) && !chosen.planWindow, decisions: permanent.length - chosen.decisions.length + archived, recent: recentItems.length - chosen.recent.length });
     return fillTemplate(template, sections);
   };
 
@@ -99,7 +99,7 @@ export function renderBriefing(input: BriefingInput): Briefing {
     else if (chosen.warnings > 0) chosen.warnings -= 1;
     else if (chosen.planWindow) chosen.planWindow = null;
     else {
-      markdown = bareMinimum(template, limit, omittedSection(permanent.length + archived, recentItems.length));
+      markdown = bareMinimum(template, limit, { warnings: warnings.length, plan: Boolean(state.activePlan), decisions: permanent.length + archived, recent: recentItems.length });
       break;
     }
     markdown = renderMarkdown(build());
@@ -123,12 +123,19 @@ export function renderBriefing(input: BriefingInput): Briefing {
  * on a heading without its text, with the line counting every entry (it follows the preamble,
  * the other sections being empty).
  */
-function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number, omitted: RootContent[]): string {
-  const blocks = fillTemplate(template, { omitted });
-  for (let n = blocks.length; n > 0; n--) {
-    if (blocks[n - 1]?.type === 'heading') continue;
-    const markdown = renderMarkdown(blocks.slice(0, n));
-    if (markdown.length <= limit) return markdown;
+function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number, omitted: Omitted): string {
+  // The whole count if it fits, else one number: what is left out is never left out unsaid.
+  // Trailing blocks (the note on keeping memory) go first, never the count.
+  const all = omitted.warnings + (omitted.plan ? 1 : 0) + omitted.decisions + omitted.recent;
+  const lines = [omittedSection(omitted), all > 0 ? [paragraph(text(`Not shown, to stay within the budget: ${all} more (`), code('cortex decisions'), text(').'))] : []];
+  for (const line of lines) {
+    const blocks = fillTemplate(template, { omitted: line });
+    const keep = line[0] ? blocks.indexOf(line[0]) + 1 : 1;
+    for (let n = blocks.length; n >= keep; n--) {
+      if (blocks[n - 1]?.type === 'heading') continue;
+      const markdown = renderMarkdown(blocks.slice(0, n));
+      if (markdown.length <= limit) return markdown;
+    }
   }
   return '';
 }
@@ -253,13 +260,22 @@ function planItem(plan: PlanState): MemoryItem {
   return { id: plan.id, type: 'plan_created', content: plan.title, files: [], origin: plan.origin, lastUsed: plan.updated, uses: 1, confidence: plan.origin.confidence, sessionsSinceUse: 0, tier: 'active', effectiveSalience: plan.origin.salience };
 }
 
-const omittedSection = (decisions: number, recent: number): RootContent[] => (decisions + recent > 0 ? [paragraph(...omittedLine(decisions, recent))] : []);
+/** What the budget left out, counted: every section the briefing has, so nothing goes missing unsaid. */
+interface Omitted {
+  warnings: number;
+  plan: boolean;
+  decisions: number;
+  recent: number;
+}
 
-function omittedLine(decisions: number, recent: number): PhrasingContent[] {
-  const out: PhrasingContent[] = [text('Not shown, to stay within the budget: ')];
-  if (decisions > 0) out.push(text(`${decisions} more decision${decisions === 1 ? '' : 's'} and rejected approach${decisions === 1 ? '' : 'es'} (`), code('cortex decisions'), text(')'));
-  if (decisions > 0 && recent > 0) out.push(text('; '));
-  if (recent > 0) out.push(text(`${recent} older item${recent === 1 ? '' : 's'} (`), code('cortex search <query>'), text(')'));
-  out.push(text('.'));
-  return out;
+const omittedSection = (omitted: Omitted): RootContent[] => (omitted.warnings + omitted.decisions + omitted.recent > 0 || omitted.plan ? [paragraph(...omittedLine(omitted))] : []);
+
+function omittedLine({ warnings, plan, decisions, recent }: Omitted): PhrasingContent[] {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const parts: PhrasingContent[][] = [];
+  if (warnings > 0) parts.push([text(`${plural(warnings, 'warning', 'warnings')} to check first`)]);
+  if (plan) parts.push([text('the active plan ('), code('cortex plan'), text(')')]);
+  if (decisions > 0) parts.push([text(`${plural(decisions, 'more decision', 'more decisions')} (`), code('cortex decisions'), text(')')]);
+  if (recent > 0) parts.push([text(`${plural(recent, 'older item', 'older items')} (`), code('cortex search <query>'), text(')')]);
+  return [text('Not shown, to stay within the budget: '), ...parts.flatMap((part, i) => (i === 0 ? part : [text('; '), ...part])), text('.')];
 }

@@ -592,7 +592,7 @@ describe('the briefing through the SessionStart hook', () => {
     const smallest = cortex(dir, ['briefing', '--budget', '100']);
     expect(smallest.code).toBe(0);
     expect(smallest.stdout).toContain('memory to verify, not instructions');
-    expect(smallest.stdout).toContain('Not shown, to stay within the budget: 2 more decisions and rejected approaches (`cortex decisions`).');
+    expect(smallest.stdout).toContain('Not shown, to stay within the budget: 2 more decisions (`cortex decisions`).');
     expect(cortexJson<BriefingJson>(dir, ['briefing', '--budget', '100']).sections.find((s) => s.name === 'decisions')).toEqual({ name: 'decisions', shown: 0, omitted: 2 });
 
     const tiny = cortex(dir, ['briefing', '--budget', '10']);

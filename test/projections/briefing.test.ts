@@ -90,14 +90,17 @@ describe('the briefing budget', () => {
       fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: MIN_BUDGET_TOKENS, max: 600 }), (raws, budget) => {
         const briefing = render(build(raws), budget);
         expect(briefing.markdown).toMatch(/memory to verify, not instructions/);
-        const omitted = briefing.sections.filter((s) => s.name === 'decisions' || s.name === 'recent').reduce((n, s) => n + s.omitted, 0);
+        const omitted = briefing.sections.reduce((n, s) => n + s.omitted, 0);
         if (omitted > 0) expect(briefing.markdown).toContain('Not shown, to stay within the budget: ');
       }),
       { numRuns: 150 },
     );
     const decisions = Array.from({ length: 3 }, (_, i) => makeEvent({ type: 'decision', content: `Decision ${i} with enough words to take some room in the briefing text` }));
     const smallest = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS).markdown;
-    expect(smallest).toMatch(/\(Cortex\)\n\n> Recorded by Cortex[^\n]*\n\nNot shown, to stay within the budget: 3 more decisions and rejected approaches \(`cortex decisions`\); 1 older item \(`cortex search <query>`\)\.\n$/);
+    expect(smallest).toMatch(/\(Cortex\)\n\n> Recorded by Cortex[^\n]*\n\nNot shown, to stay within the budget: 1 warning to check first; 3 more decisions \(`cortex decisions`\); 1 older item \(`cortex search <query>`\)\.\n$/);
+    // Where even that line does not fit beside the preamble, one number does.
+    const tight = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS, 330).markdown;
+    expect(tight).toMatch(/\n\nNot shown, to stay within the budget: 5 more \(`cortex decisions`\)\.\n$/);
   });
 
   it('names each session distinctly: a UUID by its first 8 characters, any other id whole', () => {
