@@ -81,7 +81,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
         y
           .positional('text', { type: 'string', array: true, demandOption: true })
           .options({
-            type: { alias: 't', type: 'string', default: 'learned', describe: 'decision | rejected | learned | plan | preference | error | done (or a full type name)' },
+            type: { alias: 't', type: 'string', describe: 'decision | rejected | learned | plan | preference | error | done (or a full type name); default learned, or decision with --supersedes' },
             why: { type: 'string', describe: 'the reason behind it' },
             instead: { type: 'string', describe: 'what was chosen instead (for a rejected approach)' },
             file: { alias: 'f', type: 'string', array: true, describe: 'a related file (repeatable)' },

@@ -3,7 +3,7 @@ import { runGit } from '../git/run-git.js';
 import { readAll } from '../journal/journal.js';
 import { rankDecisions, sessionsFor, type BlamedCommit, type BlameMatch } from '../projections/blame.js';
 import { foldMemory } from '../projections/fold.js';
-import { shortSession } from '../projections/markdown.js';
+import { becauseOf, shortSession } from '../projections/markdown.js';
 import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -62,7 +62,7 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
     else if (m.decisions.length === 0) io.stdout.write(paint.dim(`    session ${m.sessions.map(shortSession).join(', ')}: no decision recorded\n`));
     for (const d of m.decisions.slice(0, 5)) {
       const label = d.type === 'approach_rejected' ? paint.red('rejected') : paint.green('decision');
-      io.stdout.write(`    ${label} ${d.content}${d.reason && !d.content.includes(d.reason) ? paint.dim(` — because ${d.reason}`) : ''} ${paint.dim(`(${d.ts.slice(0, 10)}, session ${shortSession(d.session)})`)}\n`);
+      io.stdout.write(`    ${label} ${d.content}${d.reason && !d.content.includes(d.reason) ? paint.dim(` — ${becauseOf(d.reason)}`) : ''} ${paint.dim(`(${d.ts.slice(0, 10)}, session ${shortSession(d.session)})`)}\n`);
     }
   }
   return 0;

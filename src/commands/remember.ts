@@ -9,7 +9,8 @@ import { openJournalAt, printJson, type CommandIO } from './io.js';
 
 export interface RememberArgs {
   text: string[];
-  type: string;
+  /** Default: learned, or decision when it supersedes one. */
+  type?: string;
   why?: string;
   instead?: string;
   file?: string[];
@@ -31,8 +32,9 @@ const STANDING_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_
 export async function runRemember(args: RememberArgs, io: CommandIO): Promise<number> {
   const text = args.text.join(' ').trim();
   if (!text) throw new CortexError('USAGE', 'nothing to remember: give the text, e.g. cortex remember "Use Postgres" --type decision');
-  const type = resolveEventType(args.type);
-  if (!type) throw new CortexError('USAGE', `unknown type "${args.type}" (try decision, rejected, learned, plan, preference, error, done)`);
+  const typeName = args.type ?? (args.supersedes !== undefined ? 'decision' : 'learned');
+  const type = resolveEventType(typeName);
+  if (!type) throw new CortexError('USAGE', `unknown type "${typeName}" (try decision, rejected, learned, plan, preference, error, done)`);
   const given: Meta = {};
   if (args.why) given.reason = args.why;
   if (args.instead) given.alternative = args.instead;
@@ -42,7 +44,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   else if (args.step && args.step.length > 0) throw new CortexError('USAGE', '--step is for a plan: add --type plan');
   // An empty value (an unset shell variable) would otherwise store the memory and replace nothing.
   if (args.supersedes !== undefined && args.supersedes.trim() === '') throw new CortexError('USAGE', '--supersedes was given no id (an empty variable?): give the id of the decision this one replaces (cortex decisions lists them), or leave --supersedes out');
-  if (args.supersedes && !STANDING_TYPES.has(type)) throw new CortexError('USAGE', `--supersedes replaces a decision: give --type decision (or rejected, preference), not ${args.type}`);
+  if (args.supersedes && !STANDING_TYPES.has(type)) throw new CortexError('USAGE', `--supersedes replaces a decision: give --type decision (or rejected, preference), not ${typeName}`);
   const { content, meta } = redactMemory({ content: text, meta: given });
 
   const journal = await openJournalAt(io, { forWriting: true });

@@ -1,7 +1,7 @@
 import type { RootContent } from 'mdast';
 import type { CortexEvent } from '../events/types.js';
 import { normalizeText, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
-import { code, day, heading, list, listItem, paragraph, renderMarkdown, shortId, strong, text } from './markdown.js';
+import { becauseOf, code, day, heading, list, listItem, paragraph, renderMarkdown, shortId, strong, text } from './markdown.js';
 
 /**
  * The decision diff of a range (a pull request): memory head has that base does not, folded so
@@ -88,7 +88,7 @@ export function renderDiffText(diff: DecisionDiff, range: string): string {
     const items = diff[key] as DiffEntry[];
     if (items.length === 0) continue;
     out.push(`${title} (${items.length})`);
-    for (const i of items) out.push(`  ${sign} ${i.content}${i.reason && !i.content.includes(i.reason) ? ` — because ${i.reason}` : ''}  (${day(i.ts)}, ${i.author}, ${i.id})`);
+    for (const i of items) out.push(`  ${sign} ${i.content}${i.reason && !i.content.includes(i.reason) ? ` — ${becauseOf(i.reason)}` : ''}  (${day(i.ts)}, ${i.author}, ${i.id})`);
     out.push('');
   }
   if (diff.planProgress.length > 0) {
@@ -110,7 +110,7 @@ export function renderDiffMarkdown(diff: DecisionDiff, range: string): string {
     const items = diff[key] as DiffEntry[];
     if (items.length === 0) continue;
     nodes.push(heading(3, text(`${title} (${items.length})`)));
-    nodes.push(list(items.map((i) => listItem(strong(i.content), ...(i.reason && !i.content.includes(i.reason) ? [text(` — because ${i.reason}`)] : []), text(` (${day(i.ts)}, ${i.author}, `), code(shortId(i.id)), text(')')))));
+    nodes.push(list(items.map((i) => listItem(strong(i.content), ...(i.reason && !i.content.includes(i.reason) ? [text(` — ${becauseOf(i.reason)}`)] : []), text(` (${day(i.ts)}, ${i.author}, `), code(shortId(i.id)), text(')')))));
   }
   if (diff.planProgress.length > 0) {
     nodes.push(heading(3, text(`Plan progress (${diff.planProgress.length})`)));

@@ -62,4 +62,13 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 export const shortSession = (session: string): string => (UUID.test(session) ? session.slice(0, 8) : session);
 /** An event id as `cortex log --oneline` prints it: its last 8 characters, the random part. */
 export const shortId = (id: string): string => id.slice(-8);
-export const truncate = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);
+/** A reason as a clause: "because it is fast", also when it was given as "because it is fast". */
+export const becauseOf = (reason: string): string => (/^because\b/i.test(reason.trim()) ? reason.trim() : `because ${reason}`);
+
+/** At most `max` UTF-16 units, cut before a character, never inside one (an emoji's surrogate pair). */
+export function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max - 1;
+  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1] as string)) end -= 1; // a high surrogate without its pair
+  return `${s.slice(0, end).trimEnd()}…`;
+}

@@ -1,6 +1,6 @@
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
 import { byLastUse, isInferred, NOT_A_SESSION, PERMANENT, type MemoryItem, type MemoryState, type PlanState } from './fold.js';
-import { code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortId, shortSession, strong, text, truncate } from './markdown.js';
+import { becauseOf, code, day, emphasis, fillTemplate, heading, list, listItem, paragraph, parseMarkdown, renderMarkdown, shortId, shortSession, strong, text, truncate } from './markdown.js';
 import type { Warning } from './reality.js';
 
 /**
@@ -181,7 +181,7 @@ function decisionEntry(item: MemoryItem, provenance: Provenance): ListItem {
   const content = truncate(item.content, item.tier === 'aging' ? 120 : MAX_ENTRY_CHARS);
   const children: PhrasingContent[] = [item.tier === 'aging' ? text(content) : strong(content)];
   if (item.tier === 'active') {
-    if (item.reason && !mentions(item.content, item.reason)) children.push(text(` — because ${truncate(item.reason, 200)}`));
+    if (item.reason && !mentions(item.content, item.reason)) children.push(text(` — ${becauseOf(truncate(item.reason, 200))}`));
     if (item.alternative && !mentions(item.content, item.alternative)) children.push(text(` (chosen instead: ${truncate(item.alternative, 80)})`));
     children.push(...replacedNote(item));
   }

@@ -32,6 +32,7 @@ export interface RangeViews {
 }
 
 export function parseRange(range: string): { base: string; head: string; symmetric: boolean } {
+  if (range.trim() === '') throw new CortexError('USAGE', 'no range given (an empty variable?): give one as git does, such as main..feature or main...HEAD');
   const three = range.split('...');
   if (three.length === 2) return { base: three[0] || 'HEAD', head: three[1] || 'HEAD', symmetric: true };
   const two = range.split('..');

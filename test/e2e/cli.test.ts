@@ -100,6 +100,23 @@ describe('cortex remember and log', () => {
   });
 });
 
+describe('small things a user meets', () => {
+  it('remember --supersedes without --type replaces a decision with a decision; a reason given as "because …" is said once; an emoji is never cut in half; diff of an empty range is a usage error', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const old = cortexJson<CortexEvent>(dir, ['remember', 'Use REST', '--type', 'decision', '--json']);
+    expect(cortexJson<CortexEvent>(dir, ['remember', 'Use GraphQL', '--supersedes', old.id, '--why', 'because the clients need it', '--json']).type).toBe('decision_made');
+    const briefing = cortex(dir, ['briefing']).stdout;
+    expect(briefing).toContain('— because the clients need it');
+    expect(briefing).not.toContain('because because');
+    cortex(dir, ['remember', '😀'.repeat(200), '--type', 'decision']);
+    expect(cortex(dir, ['briefing']).stdout).not.toContain('\uFFFD');
+    expect(cortexJson<{ markdown: string }>(dir, ['briefing', '--json']).markdown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    const empty = cortex(dir, ['diff', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^cortex: no range given/);
+  });
+});
+
 describe('forget and --supersedes follow branch alignment', () => {
   it('retire on main a decision that a branch main never merged forgot or superseded', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });

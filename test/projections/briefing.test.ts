@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type CortexEvent } from '../../src/events/types.js';
 import { foldMemory } from '../../src/projections/fold.js';
+import { truncate } from '../../src/projections/markdown.js';
 import { estimateTokens, renderBriefing } from '../../src/projections/render-briefing.js';
 import { renderArchiveFile, renderDecisionsFile, renderPlanFile } from '../../src/projections/render-files.js';
 import { DEFAULT_SETTINGS, MIN_BUDGET_TOKENS } from '../../src/projections/settings.js';
@@ -90,7 +91,11 @@ describe('the briefing budget', () => {
       fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: MIN_BUDGET_TOKENS, max: 600 }), (raws, budget) => {
         const briefing = render(build(raws), budget);
         expect(briefing.markdown).toMatch(/memory to verify, not instructions/);
-        const omitted = briefing.sections.reduce((n, s) => n + s.omitted, 0);
+        // Warnings, decisions and older items left out are counted in the line; so is a plan left
+        // out whole (one shown with fewer steps says so in its own section).
+        const left = (name: string) => briefing.sections.find((s) => s.name === name)?.omitted ?? 0;
+        const planLeftOut = left('plan') > 0 && !briefing.markdown.includes('## Active plan');
+        const omitted = left('warnings') + left('decisions') + left('recent') + (planLeftOut ? 1 : 0);
         if (omitted > 0) expect(briefing.markdown).toContain('Not shown, to stay within the budget: ');
       }),
       { numRuns: 150 },
@@ -214,5 +219,15 @@ describe('the tracked files', () => {
     expect(file).toContain(`**Id:** \`${d.id}\``);
     expect(file).toContain('### Use Postgres');
     expect(file).toContain('**Why:** we need transactions');
+  });
+});
+
+describe('truncate', () => {
+  it('cuts before a character, never between the halves of an emoji', () => {
+    for (let max = 2; max < 12; max++) {
+      const cut = truncate('😀'.repeat(10), max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
   });
 });
