@@ -47,7 +47,18 @@ interface Entry {
 }
 
 export function renderBriefing(input: BriefingInput): Briefing {
-  const limit = Math.max(0, Math.min(input.budgetTokens * CHARS_PER_TOKEN, input.maxChars ?? Infinity));
+  // A cap below the budget (the hook's 9,500 characters) bounds the briefing the budget gives; it
+  // does not shrink the budget's shares. So the hook prints what `cortex briefing` prints whenever
+  // that fits under the cap, and a briefing shared out over the cap only when it does not.
+  const budgetChars = Math.max(0, input.budgetTokens * CHARS_PER_TOKEN);
+  if (input.maxChars !== undefined && input.maxChars < budgetChars) {
+    const asBudgeted = renderWithin(input, budgetChars);
+    if (asBudgeted.markdown.length <= input.maxChars) return asBudgeted;
+  }
+  return renderWithin(input, Math.max(0, Math.min(budgetChars, input.maxChars ?? Infinity)));
+}
+
+function renderWithin(input: BriefingInput, limit: number): Briefing {
   const template = parseMarkdown(input.template);
   const { state } = input;
   const provenance = provenanceFor(input.me);

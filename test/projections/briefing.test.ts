@@ -231,3 +231,16 @@ describe('truncate', () => {
     }
   });
 });
+
+describe('the hook cap', () => {
+  it('prints what the budget gives whenever that fits under the cap, and caps it otherwise', () => {
+    const decisions = Array.from({ length: 300 }, (_, i) => makeEvent({ type: 'decision', content: `Decision ${i}: keep the importer idempotent by deriving ids from content`, ts: new Date(Date.parse('2026-09-01T00:00:00Z') + i * 60_000).toISOString() }));
+    const budgeted = render(decisions, 5000).markdown;
+    expect(budgeted.length).toBeGreaterThan(9_500 * 0.4 * 1.5); // more than the cap's own decision share would hold
+    expect(budgeted.length).toBeLessThanOrEqual(9_500);
+    expect(render(decisions, 5000, 9_500).markdown).toBe(budgeted);
+    const capped = render(decisions, 20_000, 9_500).markdown;
+    expect(capped.length).toBeLessThanOrEqual(9_500);
+    expect(capped).toContain('Not shown, to stay within the budget: ');
+  });
+});
