@@ -408,9 +408,12 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
   if ((sentence.offered && read.type !== 'knowledge_acquired') || (read.type === 'knowledge_acquired' && selfTalk(m))) return null;
   if (read.type === 'decision_made' && (notDecided || ADVICE.test(m))) return null;
   if (read.type === 'error_resolved' && (NEGATED_FIX.test(m) || !RESOLVED.test(m))) return null;
-  if (read.type === 'approach_rejected' && DOUBT.test(m)) return null;
+  if (read.type === 'approach_rejected' && (DOUBT.test(m) || FAILING_NOW.test(m))) return null;
   return { type: read.type, name: 'model', confidence: MODEL_CONFIDENCE };
 }
+
+/** A failure being diagnosed ("The test is failing because …, but …") turns no approach down. */
+const FAILING_NOW = /\b(?:is|are|keeps?|kept) failing\b|\bfails? because\b/;
 
 /** A doubt about an approach ("X might not work here because …") turns nothing down yet. */
 const DOUBT = /^(?:maybe|perhaps|possibly)\b|^[^,;]*\b(?:might|may)(?: not)? (?:work|help|scale|be|fit|matter|fix)\b|\b(?:not sure|unsure)\b/;

@@ -297,6 +297,8 @@ describe('layer 2: plain explanatory prose with no cue phrase (how Claude usuall
     ['error_resolved', 'The 500 was SvelteKit refusing to mix a default action with named ones; the rename form now posts to `?/rename`.'],
     ['error_resolved', '`test_checkout_creates_span` saw no spans because the provider can be set only once per process; the fixture now creates one provider per session.'],
     ['error_resolved', '`web#build` kept failing because `apps/web/tsconfig.build.json` has its own `include` list without `src/types`; adding it lets the build see the declaration.'],
+    ['error_resolved', 'The blank page came from `chartTheme.js` still being CommonJS, and with `import`/`export default` the module loads.'],
+    ['error_resolved', 'The `generation expression is not immutable` failure came from `unaccent()` being only STABLE, and wrapping it in an IMMUTABLE function made the column valid.'],
     ['decision_made', 'Instead there is a new migration that re-enables autovacuum on the table, so every environment keeps a good plan.'],
   ])('reads %s from %j', (type, text) => {
     expect(typesOf(text)).toEqual([type]);

@@ -28,6 +28,7 @@ describe('the sentence model (layer 2, for sentences no cue reads)', () => {
     ['a prediction', "Once tonight's run finishes, stage 14 should show no straggler at all."],
     ['a status line', 'The TODO app is now ready for use with professional-grade architecture, complete functionality, and modern design patterns.'],
     ['a test run reported', 'All renderer tests pass, but the LiveView tests need the Endpoint properly configured in test mode.'],
+    ['a failure being diagnosed', 'The idempotency test is failing because the `write_session_jsonl` helper writes 2 messages, but the second sync also finds 2 — so 4 total means the upsert identity isn\'t working.'],
   ])('stays silent on %s', (_name, text) => {
     expect(read(text)).toEqual([]);
   });
