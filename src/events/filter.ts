@@ -27,7 +27,7 @@ const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2
 
 const pad = (n: string): string => n.padStart(2, '0');
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-const daysIn = (year: number, month: number): number => [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
+export const daysIn = (year: number, month: number): number => [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
 
 /**
  * A date for `--since`/`--until`: ISO (`2026-11-01`, `2026-11-01T10:00Z`), `3 days ago`,

@@ -1,3 +1,4 @@
+import { daysIn } from './filter.js';
 import { normalizeEvent, type EventContext } from './parse-event.js';
 import type { CortexEvent } from './types.js';
 
@@ -60,8 +61,7 @@ function importedTimeProblem(raw: unknown): string | null {
   const day = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)/.exec(ts);
   if (day) {
     const [year, month, date] = day.slice(1).map(Number) as [number, number, number];
-    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    if (month < 1 || month > 12 || date < 1 || date > daysInMonth) return `"ts" is not a calendar date, got ${got}`;
+    if (month < 1 || month > 12 || date < 1 || date > daysIn(year, month)) return `"ts" is not a calendar date, got ${got}`;
   }
   return null;
 }
