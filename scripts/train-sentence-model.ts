@@ -74,7 +74,7 @@ export function preferenceExamplesOf(dir: string): Example[] {
     const transcript = parseTranscript(readFileSync(join(dir, file.replace('.labels.json', '.jsonl')), 'utf8'));
     for (const item of transcript.items) {
       if (item.kind !== 'user-text' || item.sidechain || item.recap) continue;
-      for (const { text } of splitProse(withoutTags(item.text), { typed: true })) {
+      for (const { text } of splitProse(withoutTags(item.text))) {
         if (preferences.some((e) => holdsAll(text, e.keywords))) out.push({ text, label: 'preference_noted' });
         else if (!(labels.neutral ?? []).some((n) => overlaps(text, n))) out.push({ text, label: 'none' });
       }

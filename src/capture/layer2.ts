@@ -1,7 +1,7 @@
 import type { EventType, Meta } from '../events/types.js';
 import { readPreferenceWithModel, readWithModel } from './sentence-model.js';
 import { tidy, type Candidate } from './candidate.js';
-import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, fallsShort, FOR_NOW, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown } from './plain-prose.js';
+import { changeMade, changePlaced, DIAGNOSIS, doesNow, explainsCode, failedThenFixed, fallsShort, FOR_NOW, lacksOrNever, standingInstruction, SYMPTOM_GONE, turnedDown, withApostrophes } from './plain-prose.js';
 import { splitProse, type Sentence } from './prose.js';
 
 /**
@@ -219,7 +219,7 @@ const CUES: Cue[] = [
   { type: 'approach_rejected', name: 'ruled-out', confidence: 0.85, test: /\b(?:dropped (?:it|that|this|them)|ruled out|rule out|(?<!\b(?:been|being|was|were|is|are|get|gets|got) )rejected|decided against|decide against|discarded|dismissed|scrapped|ditched|gave up on|giving up on|passed on|steer(?:ing)? clear of|won't be using|not going with|not going to (?:use|go with|add|adopt)|chose not to|opted against|(?:i'm|we're|i am|we are) against|against (?:it|that|this) because|moving away from|moved away from|backed out)\b/ },
   // "Terraform Cloud won't work here because …": a definite "won't", with its reason. "might not work" is a doubt.
   { type: 'approach_rejected', name: 'wont-work', confidence: 0.8, test: /\b(?:won't|will not|wouldn't|would not|can't|cannot|doesn't|does not) work (?:here|for us|for this(?: project| repo| codebase| case)?|in this (?:project|repo|codebase|case|setup))\s*(?:,\s*)?(?:because|since|as|given that|:|—|–| - )/ },
-  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|isn't an option|aren't an option|isn't viable|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
+  { type: 'approach_rejected', name: 'not-an-option', confidence: 0.8, test: any(/\b(?:is|are) out\s*(?::|;|—|–| - )|\b(?:that|this|the|which) (?:option|approach|strategy|route|idea|path|one) is out\W*$|\bthat's out\W*$/, /\b(?:a (?:bad|poor) fit|the wrong tool|not an option|isn't an option|aren't an option|isn't viable|a non-starter|off the table|out of the question|not viable|a dead end|not worth (?:it|the)|not a good fit|not the right (?:choice|fit|tool|call|approach)|is overkill|would be overkill|no-go)\b/) },
   // "No Redis: …" turns something down; "No `X` field exists - use `Y`" says what there is.
   { type: 'approach_rejected', name: 'skipping', confidence: 0.75, test: all(/^(?:skipping|skip|dropping|avoiding|not using|no)\b[^:;—–]{2,90}(?::|;|—|–| - )/, (m) => !NO_SUCH.test(m)) },
   { type: 'approach_rejected', name: 'not-doing', confidence: 0.75, test: /\b(?:(?:i|we)(?:'m| am|'re| are) not (?:adding|using|doing|going to|relying on|introducing|pulling in|taking|switching|touching|bumping)|(?:i|we) (?:didn't|did not|won't|will not|shouldn't|should not|mustn't|must not|would not|wouldn't) (?:add|use|go with|introduce|pull in|switch|adopt|take|rely on|do)\b|so i (?:didn't|won't|did not|will not|am not|'m not)|so we (?:didn't|won't|aren't|are not|shouldn't))/ },
@@ -415,8 +415,11 @@ export function classifySentence(sentence: Sentence): { type: EventType; name: s
 /** A failure being diagnosed ("The test is failing because …, but …") turns no approach down. */
 const FAILING_NOW = /\b(?:is|are|keeps?|kept) failing\b|\bfails? because\b/;
 
-/** A doubt about an approach ("X might not work here because …") turns nothing down yet. */
-const DOUBT = /^(?:maybe|perhaps|possibly)\b|^[^,;]*\b(?:might|may)(?: not)? (?:work|help|scale|be|fit|matter|fix)\b|\b(?:not sure|unsure)\b/;
+/**
+ * A doubt about an approach ("X might not work here because …") turns nothing down yet; nor
+ * does a suggestion with nothing against it ("Moving the cache into Redis would be the quickest patch").
+ */
+const DOUBT = /^(?:maybe|perhaps|possibly)\b|^[^,;]*\b(?:might|may)(?: not)? (?:work|help|scale|be|fit|matter|fix)\b|\b(?:not sure|unsure)\b|^[^,;—–:]*\bwould be (?:the|a|an) (?:[a-z]+est|obvious|easy|simple|quick|clean|good)\b[^,;—–:]*$/;
 
 /** Advice to a reader ("you can skip JSON entirely") is no choice made. */
 const ADVICE = /\byou(?:'d| can| could| may| might| need| should| want)\b/;
@@ -492,7 +495,7 @@ export function extractProse(text: string, ts: string): Candidate[] {
   return out;
 }
 
-const USER_PREFERENCE = /\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,|^going forward\b|stick (?:to|with)|we're phasing out|we are phasing out|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
+const USER_PREFERENCE = /^i like\b[^.;?]{2,60},\s*not\b|\b(?:i prefer|i'd prefer|i would prefer|i'd rather|i would rather|i like it when|please (?:always|never)|always use|never use|don't ever|do not ever|from now on|going forward,|^going forward\b|stick (?:to|with)|we're phasing out|we are phasing out|i want you to (?:always|never)|make sure (?:to )?always|stop using|we always|we never)\b/i;
 
 /**
  * A convention stated against what it replaces ("we use pnpm, not npm", "we write specs with
@@ -506,8 +509,8 @@ const USER_CONVENTION = /\bwe (?:use|prefer|write|run|deploy|build|test|format|s
  */
 export function extractUserPreferences(text: string, ts: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const sentence of splitProse(text, { typed: true })) {
-    const m = sentence.masked.replace(/[‘’]/g, "'");
+  for (const sentence of splitProse(text)) {
+    const m = withApostrophes(sentence.masked.replace(/[‘’]/g, "'"));
     if (QUESTION.test(m) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
     const ruled = USER_PREFERENCE.test(m) || USER_CONVENTION.test(m) || standingInstruction(m);
     if (!ruled && (FOR_NOW.test(m.toLowerCase()) || readPreferenceWithModel(sentence.text) === null)) continue;

@@ -112,8 +112,11 @@ export function lacksOrNever(m: string): boolean {
 /** A secret found where it should not be: "The webhook URL is hardcoded in the committed script". */
 const EXPOSED = /\b(?:is|are) (?:hardcoded|hard-coded|in plain ?text|checked in|committed in)\b/;
 
-/** "The ticker no longer freezes after sleep", "`Custom/Water` compiles under URP now": a symptom gone. */
-export const SYMPTOM_GONE = /^(?=.*\bno longer\b)(?!.*\bso (?:that )?[^.;]*\bno longer\b).*?\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$/;
+/**
+ * "The ticker no longer freezes after sleep", "`Custom/Water` compiles under URP now", "the depth
+ * error is gone", "the `-Werror` compile passes again": a symptom gone.
+ */
+export const SYMPTOM_GONE = /^(?=.*\bno longer\b)(?!.*\bso (?:that )?[^.;]*\bno longer\b).*?\bno longer (?!(?:needs?|requires?|uses?|has|have|is|are|supports?|exists?|works?|applies|matters?|returns?|calls?)\b)[a-z]+s\b|\b(?:compiles|builds|boots|links)\b[^.;]{0,40}\bnow\W*$|\b(?:errors?|warnings?|failures?|crash(?:es)?|exceptions?|timeouts?|[45]\d\d|[45]xx|symbols?|flakes?|races?|leaks?|mismatch(?:es)?)\b[^.;:]{0,40}?\b(?:is|are) (?:gone|fixed|resolved)\b|\b(?:passes|compiles|builds|links|is green|are green|is clean|are clean) again\b/;
 
 /** "The hang is `updateUIView` tearing down …", "The skew isn't a big tenant: …": what a symptom comes down to. */
 export const DIAGNOSIS = /^(?:the|this|that) (?:hang|leak|slowdown|bottleneck|stall|spike|skew|hitch|jank|stutter|lag|regression|culprit|root cause|race|deadlock|latency|growth|drift)\b[^.:;]{0,40}? (?:is|was|isn't|wasn't|comes from|came from|is coming from)\b/;
@@ -129,7 +132,7 @@ const DONT = /(?:^|[:;—–]\s*|,?\s(?:so|but)\s+)(?:(?:and|also|oh|plus),?\s+)
 export const FOR_NOW = /\b(?:yet|for now|this time|today|right now|in this (?:pr|pass|change|session)|until|anymore|any more)\b/;
 const KEEP_ALWAYS = /(?:^|[:;—–]\s*)(?:and |also )?(?:please,? )?keep\s+(?!going|at it|it up|up|in mind|looking|trying)[^.]{3,100}?\b(?:in this repo|like the rest|anywhere|everywhere|always|each|every|all|consistent|on purpose|deliberately|intentionally|that way)\b|(?:^|[:;—–]\s*)(?:please,? )?keep (?:all |any )?new (?:code|files|modules|components|tests|endpoints|screens|services|classes|scripts)\b/;
 const NOWHERE = /\b(?:no|never any)\s[^.;]{2,50}?\s(?:in (?:the|this|our|any) (?:docs|repo|codebase|code|tests?|driver|project|commits?|prs?|api)|anywhere|outside (?:of )?(?:tests|the tests|test code))\b/;
-const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|use|put|write|run|target|pin)\b[^.;]{3,80},\s*(?:not|never)\b|\bthis (?:repo|project|codebase) (?:uses|runs|targets|is on)\b|\bno new ones\b|\bacross the (?:project|repo|codebase)\b|^anything that\b|^for [^,]{3,60},\s*(?:always\s+)?(?:use|keep|put|prefer|avoid|write)\b|\b(?:in|for) this (?:repo|codebase|project)\b[^.]*\b(?:always|never|don't|do not)\b|\b(?:team rule|house rule|ground rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b|\bwe(?:'re| are) (?:moving|migrating) (?:off|away from)\b/;
+const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|use|put|write|run|target|pin)\b(?:[^.;]{3,80},\s*|[^.;,]{3,60}\s)(?:not|never)\b|\bthis (?:repo|project|codebase) (?:uses|runs|targets|is on)\b|\bno new ones\b|\bacross the (?:project|repo|codebase)\b|^anything that\b|^for [^,]{3,60},\s*(?:always\s+)?(?:use|keep|put|prefer|avoid|write)\b|\b(?:in|for) this (?:repo|codebase|project)\b[^.]*\b(?:always|never|don't|do not)\b|\b(?:team rule|house rule|ground rule|standing rule|(?:one|a) rule for|as a rule|for anything that|for everything)\b|\bin general,|^all our [a-z]+\b|^(?:when|whenever) you\b[^,]{3,80},\s*(?:please\s+)?(?:put|use|add|run|write|keep|include|mention|show|tag|link|ask)\b|\buse (?:our|the existing)\b[^.]{2,60}\b(?:rather than|instead of|not)\b|\bi (?:don't|do not) want\b[^.]{2,60}\b(?:anywhere|ever|in (?:the|this|our|any))\b|\bwe (?:don't|do not|never) (?:use|spin up|add|write|run|commit|push|touch|edit|call|import|pull in|ship|deploy|allow|hand-edit|vendor|mock)\b|\b(?:has|have) to keep (?:working|supporting|running)\b|\bwe(?:'re| are) (?:moving|migrating) (?:off|away from)\b/;
 /**
  * A rule for every case of something ("Every alert needs a `runbook_url` annotation", "All schema
  * changes go through a Flyway migration"), a convention against what it rules out ("We log
@@ -139,8 +142,12 @@ const STANDING = /\bonly ever\b|^(?:(?:also|and)[:,]?\s+)?(?:please\s+)?(?:keep|
 const RULE = /^(?:(?:and|also),?\s+)?(?:every|all|each|any|anything|everything)\s[^.;?]{2,60}?\b(?:needs?|must|has to|have to|goes through|go through|gets?(?! \/)|requires?)\b|,\s*never\s+(?!mind\b)[a-z·]|\bwe (?:use|log|write|deploy|test|format|build|ship|run|pin|name)\b[^.;?]{2,60}?\b(?:here|everywhere|throughout|across the)\b|\bno exceptions\b|\bwithout (?:asking|checking with|flagging|telling|running it by|clearing it with)\b|\b(?:must|should) (?:never|always)\b|\b(?:is|that's|that is|it's) our (?:standard|default|convention|norm)\b|\b(?:is|that's|that is|it's) the (?:standard|default|convention|norm) (?:across|everywhere|here|for (?:us|our|the team|this team))\b|(?:^|,\s*|\bso\s+)no new\s+[a-z·]|\b(?:must|has to|have to) (?:stay|remain|keep|exist)\b|^anything you\b|^(?:and|also),?\s+no (?!(?:rush|worries|worry|problem|need|hurry|idea|way|luck|change|thanks)\b)[a-z][^.;,?]{1,40},|^(?:please,?\s+)?keep it\b[^.?]{2,60}?,\s*no\s/;
 const LEAVE_ALONE = /^(?:please,?\s+)?leave\b(?:[^.;]|\.(?=\S)){2,60}\balone\b/;
 
+/** People type "dont", "doesnt", "isnt": the contraction the patterns know. */
+export const withApostrophes = (text: string): string =>
+  text.replace(/\b(do|does|did|is|are|was|were|should|would|could|have|has|ca|wo)nt\b/gi, "$1n't").replace(/\b(that|it|there)s\b(?= (?:a|an|the|not|our|how|why|what|fine|ok|okay|all|just|why)\b)/gi, "$1's");
+
 export function standingInstruction(text: string): boolean {
-  const m = text.replace(/[‘’]/g, "'").toLowerCase();
+  const m = withApostrophes(text.replace(/[‘’]/g, "'")).toLowerCase();
   if (/\?\s*$/.test(m) || /^(?:if|should|could|would|can|do|does|why|what|how)\b/.test(m)) return false;
   if ((DONT.test(m) || KEEP_ALWAYS.test(m) || LEAVE_ALONE.test(m)) && !FOR_NOW.test(m)) return true;
   return NOWHERE.test(m) || STANDING.test(m) || (RULE.test(m) && !FOR_NOW.test(m));

@@ -38,14 +38,14 @@ function maskInline(text: string): string {
     .replace(/(^|[\s(])'[^'\n]{6,}?'(?=[\s).,;:!?]|$)/g, (m, lead: string) => lead + mask(m.slice(lead.length)));
 }
 
-/** Sentence ends: terminal punctuation followed by space and a capital (or a mark such as ✅, 🚀, →), a line break, or the end. */
-const BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=[A-Z0-9*_(["'`·→✓✔✗✘⚠]|\p{Extended_Pictographic})|\n+/gu;
 /**
- * People type their prompts in lower case ("looks good. we use a 10s deadline on all unary
- * calls. don't touch gen/"): in a user's text a full stop ends a sentence whatever follows.
+ * Sentence ends: terminal punctuation followed by space, a line break, or the end. Whatever
+ * follows: people type their prompts in lower case ("looks good. we use a 10s deadline on all
+ * unary calls. don't touch gen/"), and Claude starts sentences with lower-case names
+ * ("… in one short transaction. pg_partman isn't allowed here, so …").
  */
-const LOOSE_BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=\S)|\n+/gu;
-const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|cf|incl|Mr|Dr|No)\.$/i;
+const BOUNDARY = /(?<=[.!?](?:\*\*|__)?)\s+(?=\S)|\n+/gu;
+const ABBREVIATION = /\b(?:e\.g|i\.e|etc|vs|approx|cf|incl|Mr|Dr|No|a\.m|p\.m)\.$/i;
 
 /** The whole text with code blocks and quotes blanked, and its masked twin (same offsets). */
 export function prepareProse(raw: string): Sentence {
@@ -149,8 +149,8 @@ function tableLines(text: string, masked: string): TableLine[] {
   return out;
 }
 
-/** Sentences of prose; `typed`: a person's text, whose sentences may start in lower case. */
-export function splitProse(raw: string, options: { typed?: boolean } = {}): Sentence[] {
+/** Sentences of prose. */
+export function splitProse(raw: string): Sentence[] {
   const { text, masked } = prepareProse(raw);
   const offered = offeredRanges(masked);
   const tables = tableLines(text, masked);
@@ -173,9 +173,11 @@ export function splitProse(raw: string, options: { typed?: boolean } = {}): Sent
     if (table) sentence.table = table.cells ? { header: table.header, cells: table.cells } : { header: table.header };
     sentences.push(sentence);
   };
-  for (const match of masked.matchAll(options.typed ? LOOSE_BOUNDARY : BOUNDARY)) {
+  for (const match of masked.matchAll(BOUNDARY)) {
     const end = match.index;
     if (match[0].includes('\n') === false && ABBREVIATION.test(masked.slice(Math.max(0, end - 8), end))) continue;
+    // "not df = df... on every line": an ellipsis before a lower-case word trails off mid-sentence.
+    if (match[0].includes('\n') === false && /(?:\.\.\.|…)$/.test(masked.slice(0, end)) && /^\p{Ll}/u.test(masked.slice(end + match[0].length))) continue;
     // A table line is one unit: a full stop inside a cell ends no sentence.
     if (match[0].includes('\n') === false && tableAt(end)) continue;
     push(end);

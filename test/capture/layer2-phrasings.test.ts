@@ -416,3 +416,44 @@ describe('a user types in lower case: each of their sentences is read on its own
     expect(memories(user('we always use named exports, e.g. export function foo.')).map((c) => c.content)).toEqual(['we always use named exports, e.g. export function foo.']);
   });
 });
+
+describe('a sentence may start with a lower-case name, in the assistant\'s prose too', () => {
+  it('reads the two sentences of "… in one short transaction. pg_partman isn\'t …" apart', () => {
+    const texts = memories(assistant("The swap runs in one short transaction. pg_partman isn't in the allowed extensions for this RDS parameter group, so that approach is out.")).map((c) => [c.type, c.content]);
+    expect(texts).toContainEqual(['approach_rejected', "pg_partman isn't in the allowed extensions for this RDS parameter group, so that approach is out."]);
+    expect(texts.every(([, content]) => !String(content).includes('transaction. pg_partman'))).toBe(true);
+  });
+
+  it('ends no sentence at an ellipsis that trails off before a lower-case word, nor at "p.m."', () => {
+    expect(memories(user('i like method chains, not df = df... on every line')).map((c) => c.content)).toEqual(['i like method chains, not df = df... on every line']);
+    expect(memories(user('we never deploy after 4 p.m. on a friday')).map((c) => c.content)).toEqual(['we never deploy after 4 p.m. on a friday']);
+  });
+});
+
+describe('standing instructions typed the quick way', () => {
+  it.each([
+    'dont add new deps, the ops image is pinned.',
+    'use pnpm not npm',
+    'i like method chains, not one assignment per line',
+  ])('reads %j as a preference', (text) => {
+    expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
+  });
+
+  it('reads no rule in a decision about this one script ("Keep it pandas, we\'re not moving this to spark.")', () => {
+    expect(memories(user("Keep it pandas, we're not moving this to spark.")).map((c) => c.type)).toEqual([]);
+  });
+});
+
+describe('a fix told by its symptom being gone', () => {
+  it.each([
+    'Moved the page reset into `setRegion()`, so the effect only reads `filters` and the depth error is gone.',
+    'The `_sqlite3_*` undefined symbols are gone: the app target links `-lsqlite3` through `OTHER_LDFLAGS`.',
+    'Opting in with `-Xexpect-actual-classes` silences the Beta warning, so the `-Werror` compile passes again.',
+  ])('reads %j as a fix', (text) => {
+    expect(typesOf(text)).toEqual(['error_resolved']);
+  });
+
+  it('reads no fix in a symptom still there', () => {
+    expect(typesOf('The depth error is still there after moving the reset.')).toEqual([]);
+  });
+});
