@@ -50,9 +50,9 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
  * never while git is mid-operation, see refresh.ts): rewriting tracked files on every checkout
  * would leave the tree dirty and make git refuse the next checkout or rebase.
  */
-const refresh = (journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> => refreshProjections(journal, { ...options, briefing: true });
+const refresh = (journal: Journal, options: { files: boolean; afterMerge?: boolean; keepCleanTree?: boolean }): Promise<string> => refreshProjections(journal, { ...options, briefing: true });
 
-async function refreshIfJournal(journal: Journal, options: { files: boolean; afterMerge?: boolean }): Promise<string> {
+async function refreshIfJournal(journal: Journal, options: { files: boolean; afterMerge?: boolean; keepCleanTree?: boolean }): Promise<string> {
   return (await readTip(journal.store)) ? refresh(journal, options) : '';
 }
 
@@ -88,7 +88,7 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       // A pull brings teammates' tracked files; their memories come with the remote journal git
       // fetched beside them, united first so the files are regenerated from both.
       const j = await journal();
-      return afterPull(repo, j, () => refreshIfJournal(j, { files: true, afterMerge: true }));
+      return afterPull(repo, j, () => refreshIfJournal(j, { files: true, afterMerge: true, keepCleanTree: true }));
     }
     case 'post-rewrite': {
       // stdin: "<old> <new> [extra]" per rewritten commit; alignment follows the new commits.

@@ -241,7 +241,7 @@ describe('git hooks next to the user\'s own', () => {
     expect(statSync(hook).mode & 0o777).toBe(0o644);
   });
 
-  it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge regenerates .cortex/', () => {
+  it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge leaves a clean tree clean and regenerates .cortex/ beside work in progress', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
     remember(dir, 'Feature decision', '-t', 'decision');
@@ -254,7 +254,23 @@ describe('git hooks next to the user\'s own', () => {
     expect(g(dir, 'status', '--porcelain')).toBe('');
     g(dir, 'checkout', '-q', 'main');
     g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
-    expect(readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8')).toContain('### Feature decision');
+    // A tracked file rewritten behind the user's back would make git refuse their next checkout.
+    expect(g(dir, 'status', '--porcelain')).toBe('');
+    expect(readFileSync(join(dir, '.git', 'cortex', 'briefing.md'), 'utf8')).toContain('Feature decision');
+    g(dir, 'checkout', '-q', 'feature');
+    g(dir, 'checkout', '-q', 'main');
+
+    g(dir, 'checkout', '-q', '-b', 'second');
+    remember(dir, 'Second decision', '-t', 'decision');
+    writeFileSync(join(dir, 'c.txt'), 'c');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'second');
+    g(dir, 'checkout', '-q', 'main');
+    writeFileSync(join(dir, 'notes.txt'), 'work in progress');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'second');
+    const decisions = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(decisions).toContain('### Feature decision');
+    expect(decisions).toContain('### Second decision');
   });
 
   it('a squash-merged feature brings its decisions to main, with what it learned up to them (search too); its later work and an unmerged branch stay off; the tracked file keeps them', async () => {
