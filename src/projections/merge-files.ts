@@ -112,12 +112,56 @@ export function mergeDecisionsFiles(base: string, ours: string, theirs: string):
   return renderParsedFile({ head: a.head || b.head, sections });
 }
 
-/** active-plan.md: the side that moved from the base; when both did, the one further along. */
+/**
+ * active-plan.md: the side that moved from the base. When both did, on the same plan, a step
+ * is done where either side finished it (one branch wrote the code, the other the tests); on
+ * different plans, the one further along.
+ */
 export function mergePlanFiles(base: string, ours: string, theirs: string): string {
   if (ours === theirs || theirs === base) return ours;
   if (ours === base) return theirs;
+  const united = unitePlanSteps(ours, theirs);
+  if (united !== null) return united;
   const done = (text: string) => (text.match(/^\d+\. ✓ /gm) ?? []).length;
   return done(theirs) > done(ours) ? theirs : ours;
+}
+
+const PLAN_ID = /^plan: (\S+)$/m;
+const STEP_LINE = /^(\d+)\. (?:✓ (.*)|\*\*→ (.*)\*\* ← you are here|(.*))$/;
+const WHERE = /^Where the work stands: [^.]*\./m;
+
+interface PlanStep {
+  line: number;
+  number: string;
+  text: string;
+  done: boolean;
+}
+
+function planSteps(file: string): PlanStep[] {
+  const steps: PlanStep[] = [];
+  file.split('\n').forEach((line, i) => {
+    const m = STEP_LINE.exec(line);
+    if (m) steps.push({ line: i, number: m[1] as string, text: (m[2] ?? m[3] ?? m[4]) as string, done: m[2] !== undefined });
+  });
+  return steps;
+}
+
+/** Ours with the steps either side finished marked done, or null when the two are not the same plan with the same steps. */
+function unitePlanSteps(ours: string, theirs: string): string | null {
+  const id = PLAN_ID.exec(ours)?.[1];
+  if (!id || PLAN_ID.exec(theirs)?.[1] !== id) return null;
+  const mine = planSteps(ours);
+  const other = planSteps(theirs);
+  if (mine.length === 0 || mine.length !== other.length || mine.some((s, i) => s.text !== other[i]?.text)) return null;
+  const done = mine.map((s, i) => s.done || other[i]?.done === true);
+  const here = done.indexOf(false);
+  const lines = ours.split('\n');
+  mine.forEach((s, i) => {
+    lines[s.line] = done[i] ? `${s.number}. ✓ ${s.text}` : i === here ? `${s.number}. **→ ${s.text}** ← you are here` : `${s.number}. ${s.text}`;
+  });
+  const count = done.filter(Boolean).length;
+  const where = here < 0 ? `all ${mine.length} steps done` : `step ${here + 1} of ${mine.length}, ${count} done`;
+  return lines.join('\n').replace(WHERE, `Where the work stands: ${where}.`);
 }
 
 /**

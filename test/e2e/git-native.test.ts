@@ -61,6 +61,31 @@ describe('the merge driver', () => {
     for (const t of ['Left two', 'Right two']) expect(rebased).toContain(`### ${t}`);
   });
 
+  it('merges .cortex/active-plan.md step by step: a step either branch finished is done in the merge commit', () => {
+    const env = cortexOnPath(tempDir());
+    const g = gitWith(env);
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    remember(dir, 'Ship v2', '--type', 'plan', '--step', 'code', '--step', 'tests', '--step', 'deploy');
+    cortex(dir, ['projections', '--write']);
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'plan');
+    const finish = (branch: string, step: string) => {
+      g(dir, 'checkout', '-q', ...(branch === 'main' ? [branch] : ['-b', branch]));
+      remember(dir, step, '--type', 'step');
+      cortex(dir, ['projections', '--write']);
+      g(dir, 'commit', '-qam', step);
+    };
+    finish('feature', 'code');
+    finish('main', 'tests');
+    g(dir, 'merge', '-q', '--no-edit', 'feature');
+    const merged = g(dir, 'show', 'HEAD:.cortex/active-plan.md');
+    expect(merged).toContain('1. ✓ code');
+    expect(merged).toContain('2. ✓ tests');
+    expect(merged).toContain('3. **→ deploy** ← you are here');
+    expect(merged).toContain('Where the work stands: step 3 of 3, 2 done.');
+  });
+
   it('is a pure three-way merge by id: an entry removed on one side stays removed', () => {
     const dir = tempDir();
     const file = (ids: string[]) => `---\ncortex: decisions\nformat: 1\n---\n# Decisions\n\nnote\n\n## Decisions\n\n<!-- d00 -->\n\n${ids.map((id) => `### ${id}\n\n- **Id:** \`${id}\``).join('\n\n')}\n`;
