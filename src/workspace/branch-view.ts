@@ -74,9 +74,22 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   };
   let merged: Promise<Set<string>> | undefined;
   const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, head.branch, ancestors)).then((names) => names.has(branch));
+  let renames: Promise<Map<string, string>> | undefined;
+  let trunk: Promise<string | null> | undefined;
+  let headLogs: Promise<string[]> | undefined;
+  const committedWhileOn = async (branch: string, tip: string) => committedWhileCheckedOut(await (headLogs ??= readHeadLogs(repo)), branch, tip);
   await Promise.all(
-    branchesToCheck(judged, { branch: head.branch, ancestors, rewrites }).map(async (branch) => {
-      const tip = await tipOf(branch);
+    branchesToCheck(judged, { branch: head.branch, ancestors, rewrites }).map(async (recordedAs) => {
+      // A branch renamed since (`git branch -m`) is judged by the name it has now.
+      let branch = recordedAs;
+      let tip = await tipOf(branch);
+      if (!tip) {
+        const now = renamedTo(branch, await (renames ??= readRenames(repo)));
+        if (now !== branch) {
+          branch = now;
+          tip = await tipOf(now);
+        }
+      }
       if (!tip) {
         // Not here: deleted after it was merged, or never here at all (a teammate's branch that
         // was not pushed, one abandoned before its first commit). Its work came to this line
@@ -84,9 +97,9 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
         // more than one of them on the line (fast-forwarded), or a reflog's merge of it. A single
         // commit on the line, with no such sign, is where it branched: what was decided there
         // is its own, and must not rewrite this line's memory.
-        const at = commitsOf(branch);
+        const at = commitsOf(recordedAs);
         const line = await mainLine();
-        if (at.size === 1 && [...at].every((c) => line.has(c)) && !(await mergedPerReflog(branch))) unmerged.set(branch, at);
+        if (at.size === 1 && [...at].every((c) => line.has(c)) && !(await mergedPerReflog(recordedAs)) && !(await committedWhileOn(recordedAs, [...at][0] as string))) unmerged.set(recordedAs, at);
         return;
       }
       if (ancestors.has(tip)) {
@@ -95,7 +108,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
         // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent
         // line, or by a fast-forward, onto it: then the branch's reflog shows the tip was
         // committed there (where the reflog is, in the clone the work was done in).
-        if (!LONG_LIVED.includes(branch) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip))) unmerged.set(branch, new Set([tip]));
+        if (!LONG_LIVED.includes(branch) && branch !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip)) && !(await committedWhileOn(branch, tip))) unmerged.set(recordedAs, new Set([tip]));
         return;
       }
       // Along the branch's own line only (first parents): a branch merged into it came with its
@@ -104,7 +117,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
-      unmerged.set(branch, forks);
+      unmerged.set(recordedAs, forks);
     }),
   );
   const roots = new Map<string, Set<string>>();
@@ -220,11 +233,7 @@ async function readDetachedWork(repo: Repo, commits: readonly string[], head: He
   const off = new Set<string>();
   const carried = new Map<string, Set<string>>();
   if (commits.length === 0 || head.branch === null) return { off, carried };
-  const worktrees = await readdir(join(repo.commonDir, 'worktrees')).catch(() => [] as string[]);
-  const [branches, ...logs] = await Promise.all([
-    branchNames(repo.commonDir),
-    ...[repo.commonDir, ...worktrees.map((w) => join(repo.commonDir, 'worktrees', w))].map((dir) => readFile(join(dir, 'logs', 'HEAD'), 'utf8').catch(() => '')),
-  ]);
+  const [branches, logs] = await Promise.all([branchNames(repo.commonDir), readHeadLogs(repo)]);
   const detachedAt = new Set<string>();
   const followed = new Set<string>();
   const carry = (commit: string, branch: string) => carried.set(commit, (carried.get(commit) ?? new Set()).add(branch));
@@ -279,8 +288,76 @@ const MAKES_COMMIT = /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/;
  */
 async function committedOn(repo: Repo, branch: string, tip: string): Promise<boolean> {
   const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
-  const entry = log.split('\n').reverse().find((line) => line.split(' ', 2)[1] === tip);
-  return entry !== undefined && /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/.test(entry.slice(entry.indexOf('\t') + 1));
+  // A rename moves no commit: the entry that brought the branch to its tip is before it.
+  const entry = log.split('\n').reverse().find((line) => line.split(' ', 2)[1] === tip && !RENAMED.test(line.slice(line.indexOf('\t') + 1)));
+  return entry !== undefined && madeThere(entry.slice(entry.indexOf('\t') + 1), tip);
+}
+
+/**
+ * Whether a reflog entry that moved a ref to `tip` made that commit there. A fast-forward ("merge
+ * main: Fast-forward", "pull: Fast-forward") or a rebase that replayed nothing ("rebase (finish):
+ * refs/heads/feat onto <tip>", and in HEAD's reflog its "(start)" and "(finish): returning to") only brought the
+ * ref to a commit made elsewhere.
+ */
+const madeThere = (message: string, tip: string): boolean =>
+  MAKES_COMMIT.test(message) && !/: Fast-forward$/.test(message) && !message.endsWith(` onto ${tip}`) && !/^rebase[\w -]*\((?:start|abort)\)|^rebase[\w -]*\(finish\): returning to/.test(message);
+
+/**
+ * Whether `tip` was committed while `branch` was checked out, as HEAD's reflog (this worktree's
+ * and the others') tells it: what the branch's own reflog says, for a branch since deleted (its
+ * reflog went with it) or one only origin has now. Renames of the branch checked out are followed.
+ */
+function committedWhileCheckedOut(logs: readonly string[], branch: string, tip: string): boolean {
+  const madeOn = new Set<string>();
+  const renames = new Map<string, string>();
+  for (const log of logs) {
+    let current: string | null = null;
+    for (const line of log.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const message = line.slice(tab + 1);
+      const moved = /^checkout: moving from (\S+) to (\S+)$/.exec(message);
+      const renamed = RENAMED.exec(message);
+      if (moved) current = moved[2] as string;
+      else if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
+      else if (current !== null && line.split(' ', 2)[1] === tip && madeThere(message, tip)) madeOn.add(current);
+    }
+  }
+  return [...madeOn].some((name) => renamedTo(name, renames) === branch);
+}
+
+const RENAMED = /^Branch: renamed refs\/heads\/(\S+) to refs\/heads\/(\S+)$/;
+
+/** HEAD's reflogs: this repository's and its other worktrees'. */
+async function readHeadLogs(repo: Repo): Promise<string[]> {
+  const worktrees = await readdir(join(repo.commonDir, 'worktrees')).catch(() => [] as string[]);
+  return Promise.all([repo.commonDir, ...worktrees.map((w) => join(repo.commonDir, 'worktrees', w))].map((dir) => readFile(join(dir, 'logs', 'HEAD'), 'utf8').catch(() => '')));
+}
+
+/** Old branch name → the name it was renamed to, as the local branches' reflogs record it ("Branch: renamed refs/heads/a to refs/heads/b"). */
+async function readRenames(repo: Repo): Promise<Map<string, string>> {
+  const renames = new Map<string, string>();
+  for (const name of await branchNames(repo.commonDir)) {
+    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...name.split('/')), 'utf8').catch(() => '');
+    for (const line of log.split('\n')) {
+      const renamed = RENAMED.exec(line.slice(line.indexOf('\t') + 1));
+      if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
+    }
+  }
+  return renames;
+}
+
+/** The name a branch has now, following renames (a → b → c). */
+function renamedTo(branch: string, renames: ReadonlyMap<string, string>): string {
+  let name = branch;
+  for (let i = 0; i < 20 && renames.has(name); i++) name = renames.get(name) as string;
+  return name;
+}
+
+/** The branch origin's HEAD names (the remote's default branch, a trunk whatever it is called), or null. */
+async function remoteDefaultBranch(repo: Repo): Promise<string | null> {
+  const ref = await readFile(join(repo.commonDir, 'refs', 'remotes', 'origin', 'HEAD'), 'utf8').catch(() => '');
+  return /^ref: refs\/remotes\/origin\/(\S+)/.exec(ref)?.[1] ?? null;
 }
 
 /**

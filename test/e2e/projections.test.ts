@@ -217,6 +217,75 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Cache with an LRU of 1,000 entries']);
   });
 
+  it('a renamed branch keeps its decisions, on itself and on main once merged (search too)', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'cache.ts': 'export {}\n' }, 'add cache');
+    remember(dir, 'Use SQLite for the cache', '-t', 'decision');
+    git(dir, 'branch', '-m', 'feature', 'feat2');
+    expect(decisions(dir)).toEqual(['Use SQLite for the cache']);
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
+    git(dir, 'branch', '-m', 'feat2', 'feat3'); // renamed again, while not checked out
+    git(dir, 'merge', '-q', '--ff-only', 'feat3');
+    expect(decisions(dir)).toEqual(['Use SQLite for the cache']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'SQLite cache']).map((h) => h.content)).toContain('Use SQLite for the cache');
+  });
+
+  it('a branch merged by fast-forward and deleted keeps its decisions on main while origin still has it', () => {
+    const { clone } = sharedRemote();
+    const dir = clone('dev');
+    commit(dir, { 'README.md': '# app\n' }, 'init');
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'push', '-q', '-u', 'origin', 'main');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'logs.ts': 'export {}\n' }, 'logs');
+    remember(dir, 'Compress logs with lz4', '-t', 'decision');
+    git(dir, 'push', '-q', '-u', 'origin', 'feature');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--ff-only', 'feature');
+    git(dir, 'branch', '-q', '-d', 'feature');
+    expect(decisions(dir)).toEqual(['Compress logs with lz4']);
+  });
+
+  it('a branch brought up to date with main by fast-forward or rebase, with no commit of its own, keeps what it decided off main', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'branch', 'ff');
+    git(dir, 'branch', 'rebased');
+    commit(dir, { 'a.ts': 'export {}\n' }, 'main moves on');
+    git(dir, 'checkout', '-q', 'ff');
+    git(dir, 'merge', '-q', '--ff-only', 'main');
+    remember(dir, 'Try Cassandra for events', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'rebased');
+    git(dir, 'rebase', '-q', 'main');
+    remember(dir, 'Try MongoDB for events', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
+    git(dir, 'checkout', '-q', 'ff');
+    expect(decisions(dir)).toEqual(['Try Cassandra for events']);
+  });
+
+  it('a clone whose trunk has another name (origin\'s HEAD: dev) shows the trunk\'s decisions on a feature branch', () => {
+    const { clone, bare } = sharedRemote();
+    const alice = clone('alice');
+    git(alice, 'checkout', '-q', '-b', 'dev');
+    commit(alice, { 'README.md': '# app\n' }, 'init');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    remember(alice, 'All services log JSON', '-t', 'decision');
+    git(alice, 'push', '-q', 'origin', 'dev');
+    expect(cortex(alice, ['sync']).code).toBe(0);
+    git(bare, 'symbolic-ref', 'HEAD', 'refs/heads/dev');
+
+    const bob = clone('bob');
+    cortex(bob, ['init', '--no-claude', '--no-git']);
+    expect(decisions(bob)).toEqual(['All services log JSON']);
+    git(bob, 'checkout', '-q', '-b', 'feature');
+    commit(bob, { 'b.ts': 'export {}\n' }, 'feature work');
+    expect(decisions(bob)).toEqual(['All services log JSON']);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
