@@ -72,7 +72,9 @@ export async function installGitIntegration(repo: Repo, command: string): Promis
     changed.push(shown(repo, path));
   }
   const cwd = repo.workTree ?? repo.gitDir;
-  const driver = `${command} merge-driver %O %A %B %P`;
+  // Where cortex is not on git's PATH (a GUI client, another shell), a union merge still keeps
+  // both sides' entries (the files are laid out for it) instead of failing the merge with none.
+  const driver = `if command -v ${command.split(' ')[0]} >/dev/null 2>&1; then ${command} merge-driver %O %A %B %P; else git merge-file --union -q %A %O %B; fi`;
   if ((await runGit(['config', 'merge.cortex.driver'], { cwd })).stdout.trim() !== driver) {
     await gitOutput(['config', 'merge.cortex.name', 'Cortex: regenerate .cortex/ projections'], { cwd });
     await gitOutput(['config', 'merge.cortex.driver', driver], { cwd });

@@ -86,6 +86,27 @@ describe('the merge driver', () => {
     expect(merged).toContain('Where the work stands: step 3 of 3, 2 done.');
   });
 
+  it('where cortex is not on git\'s PATH, the merge still keeps both sides\' entries, without conflict markers', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['init', '--no-claude']);
+    const g = gitWith({ ...process.env, PATH: '/usr/bin:/bin' }); // a GUI client's PATH: git, no cortex
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'cortex init');
+    const side = (branch: string, text: string) => {
+      g(dir, 'checkout', '-q', ...(branch === 'main' ? [branch] : ['-b', branch]));
+      remember(dir, text, '-t', 'decision');
+      cortex(dir, ['projections', '--write']);
+      g(dir, 'commit', '-qam', text);
+    };
+    side('feature', 'Use Redis for sessions');
+    side('main', 'Use Kafka for events');
+    g(dir, 'merge', '-q', '--no-edit', 'feature');
+    const merged = readFileSync(join(dir, '.cortex', 'decisions.md'), 'utf8');
+    expect(merged).not.toMatch(/^(<<<<<<<|=======|>>>>>>>)/m);
+    expect(merged).toContain('### Use Redis for sessions');
+    expect(merged).toContain('### Use Kafka for events');
+  });
+
   it('is a pure three-way merge by id: an entry removed on one side stays removed', () => {
     const dir = tempDir();
     const file = (ids: string[]) => `---\ncortex: decisions\nformat: 1\n---\n# Decisions\n\nnote\n\n## Decisions\n\n<!-- d00 -->\n\n${ids.map((id) => `### ${id}\n\n- **Id:** \`${id}\``).join('\n\n')}\n`;
