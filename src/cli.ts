@@ -29,7 +29,7 @@ if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd()
 
 const { default: yargs } = await import('yargs');
 const { hideBin } = await import('yargs/helpers');
-const { isCortexError } = await import('./errors.js');
+const { isCortexError, missingObjectAdvice } = await import('./errors.js');
 const { processIO } = await import('./commands/io.js');
 const { VERSION } = await import('./version.js');
 type CommandIO = import('./commands/io.js').CommandIO;
@@ -44,6 +44,9 @@ async function run(load: () => Promise<number>): Promise<void> {
     if (isCortexError(err)) {
       io.stderr.write(`cortex: ${err.message}\n`);
       exitCode = err.code === 'USAGE' ? 2 : 1;
+    } else if (missingObjectAdvice(err)) {
+      io.stderr.write(`cortex: ${missingObjectAdvice(err)}\n`);
+      exitCode = 1;
     } else {
       const message = err instanceof Error ? err.message : String(err);
       io.stderr.write(`cortex: unexpected error: ${message} (set CORTEX_DEBUG=1 for details)\n`);

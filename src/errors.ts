@@ -37,3 +37,14 @@ export const isCortexError = (err: unknown): err is CortexError => err instanceo
  * `chmod -R a-w`) or a read-only mount. Caches skip such writes; memory cannot.
  */
 export const isWriteRefused = (err: unknown): err is NodeJS.ErrnoException => ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException | null)?.code ?? '');
+
+/**
+ * A git object the journal needs that the repository lacks (isomorphic-git's "Could not find
+ * <sha>."): a partial copy of `.git`, a disk that lost a file. What to do, in one line; null for
+ * any other error.
+ */
+export function missingObjectAdvice(err: unknown): string | null {
+  const sha = /^Could not find ([0-9a-f]{40,64})\b/.exec((err as Error | null)?.message ?? '')?.[1];
+  if (!sha || (err as { code?: string }).code !== 'NotFoundError') return null;
+  return `git object ${sha} that the journal needs is missing from this repository; fetch it from a clone that has it (cortex sync) or restore .git/objects (git fsck lists what is missing)`;
+}

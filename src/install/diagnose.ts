@@ -7,7 +7,7 @@ import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { INSTALLS, cortexHooksIn, outdatedCortexMatchers } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
-import { isWriteRefused } from '../errors.js';
+import { isWriteRefused, missingObjectAdvice } from '../errors.js';
 import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
 import { readRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
@@ -114,6 +114,8 @@ export function diagnoseWithoutRepo(cwd: string, reason: 'NOT_A_REPO' | 'GIT_MIS
 /** A check that threw: what it hit, as a failing line. */
 function thrownFinding(check: string, err: unknown): Finding {
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] as string;
+  const missing = missingObjectAdvice(err);
+  if (missing) return { check, status: 'fail', detail: missing.slice(0, missing.indexOf(';')), fix: missing.slice(missing.indexOf(';') + 2) };
   return { check, status: 'fail', detail: `could not be checked: ${message}`, fix: isWriteRefused(err) ? 'see the write access line' : 'CORTEX_DEBUG=1 cortex doctor shows where it failed' };
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CortexEvent } from '../../src/events/types.js';
@@ -318,6 +318,24 @@ describe('a read-only .git (chmod -R a-w, a read-only mount)', () => {
       expect(remember).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^cortex: ${gitDir} is not writable \\(EACCES on objects/..(?:/[^)]+)?\\): nothing stored; cortex doctor says how to fix it\n$`)) });
     });
     expect(git(dir, '-c', 'safe.directory=*', 'rev-parse', 'cortex/journal')).toBe(tip);
+  });
+});
+
+describe('a journal object lost from .git (a partial copy, a disk that lost a file)', () => {
+  it('says in one line which object is missing and how to get it back, in the CLI and in doctor; restoring it loses nothing', () => {
+    const dir = tempRepo();
+    expect(cortex(dir, ['remember', 'Keep me', '-t', 'decision']).code).toBe(0);
+    const blob = git(dir, 'ls-tree', '-r', 'cortex/journal').split('\n').find((l) => l.endsWith('.jsonl'))?.split(/\s+/)[2] as string;
+    const object = join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2));
+    const saved = join(tempDir(), 'object');
+    renameSync(object, saved);
+    rmSync(join(dir, '.git', 'cortex'), { recursive: true, force: true });
+    const log = cortex(dir, ['log']);
+    expect(log.code).toBe(1);
+    expect(log.stderr).toBe(`cortex: git object ${blob} that the journal needs is missing from this repository; fetch it from a clone that has it (cortex sync) or restore .git/objects (git fsck lists what is missing)\n`);
+    expect(cortex(dir, ['doctor']).stdout).toContain(`git object ${blob} that the journal needs is missing`);
+    renameSync(saved, object);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content)).toEqual(['Keep me']);
   });
 });
 
