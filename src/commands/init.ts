@@ -56,6 +56,14 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   const created = adopted ? false : await initJournal(journal.store, await readAuthor(journal.repo));
   const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
   const changed: string[] = args.git === false ? [] : await installGitIntegration(journal.repo, command);
+  // Hooks run without the variable: the journal's name is kept where they look for it.
+  if (io.env.CORTEX_JOURNAL_REF?.trim()) {
+    const cwd = journal.repo.workTree ?? journal.repo.gitDir;
+    if ((await runGit(['config', 'cortex.journalRef'], { cwd })).stdout.trim() !== io.env.CORTEX_JOURNAL_REF.trim()) {
+      await runGit(['config', 'cortex.journalRef', io.env.CORTEX_JOURNAL_REF.trim()], { cwd });
+      changed.push('.git/config (cortex.journalRef)');
+    }
+  }
   const root = journal.repo.workTree;
   if (root && args.git !== false) {
     // The tracked files as a base for the first decisions of parallel branches; uninstall removes them while they are as written here.

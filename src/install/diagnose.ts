@@ -203,7 +203,7 @@ async function writeAccessFinding(repo: Repo): Promise<Finding> {
   if (existsSync(dir)) await visit(dir, true);
   else await visit(repo.commonDir, false);
   // A ref moves by renaming a lock file in its folder (or the nearest one that exists).
-  let refDir = dirname(join(repo.commonDir, journalRef()));
+  let refDir = dirname(join(repo.commonDir, journalRef(await readGitConfig(repo))));
   while (!existsSync(refDir) && refDir.startsWith(repo.commonDir + sep)) refDir = dirname(refDir);
   await visit(refDir, false);
   // Loose objects go into objects/<2 hex digits>/; the object files themselves are read-only by design.
@@ -403,7 +403,7 @@ async function searchIndexFinding(repo: Repo): Promise<Finding> {
   const check = 'search index';
   const meta = await readMeta(searchDir(cortexDir(repo)));
   if (!meta) return { check, status: 'info', detail: 'not built (or from another version): the next search builds it', fix: 'cortex reindex builds it now' };
-  const tip = await readRef(repo.commonDir, journalRef());
+  const tip = await readRef(repo.commonDir, journalRef(await readGitConfig(repo)));
   if (meta.tip !== tip) return { check, status: 'info', detail: `${meta.count} events, behind the journal: the next search catches up` };
   return { check, status: 'ok', detail: `${meta.count} events, at the journal's tip` };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { cortexDir, readAuthor, readHead, type Repo } from '../git/repo.js';
+import { cortexDir, readAuthor, readGitConfig, readHead, type Repo } from '../git/repo.js';
 import { createIdGenerator } from '../events/ids.js';
 import { normalizeEvent, type EventContext } from '../events/parse-event.js';
 import type { CortexEvent } from '../events/types.js';
@@ -23,12 +23,19 @@ export interface Journal {
   cacheDir: CacheDir;
 }
 
-export function journalRef(): string {
-  const given = process.env.CORTEX_JOURNAL_REF?.trim();
+/**
+ * The journal's ref: CORTEX_JOURNAL_REF, else `cortex.journalRef` from git config (where `cortex
+ * init` keeps the name it was run with, so hooks, which run without the variable, find it), else
+ * the default.
+ */
+export function journalRef(config: Readonly<Record<string, string>> = {}): string {
+  const fromEnv = process.env.CORTEX_JOURNAL_REF?.trim();
+  const given = fromEnv || config['cortex.journalref']?.trim();
   if (!given) return DEFAULT_JOURNAL_REF;
   const ref = given.startsWith('refs/') ? given : `refs/heads/${given}`;
   // Written unchecked, a name like `bad..ref` becomes a file git skips with a warning.
-  if (!isValidRefName(ref)) throw new CortexError('USAGE', `CORTEX_JOURNAL_REF="${given}" is not a valid ref name (see git check-ref-format); unset it or use a name like cortex/journal`);
+  const source = fromEnv ? `CORTEX_JOURNAL_REF="${given}"` : `git config cortex.journalRef "${given}"`;
+  if (!isValidRefName(ref)) throw new CortexError('USAGE', `${source} is not a valid ref name (see git check-ref-format); ${fromEnv ? 'unset it' : 'unset it (git config --unset cortex.journalRef)'} or use a name like cortex/journal`);
   return ref;
 }
 
@@ -37,7 +44,7 @@ export async function openJournal(repo: Repo): Promise<Journal> {
   const dir = cortexDir(repo);
   return {
     repo,
-    store: { gitdir: repo.commonDir, ref: journalRef(), cloneId: await readCloneId(dir), packCache: {} },
+    store: { gitdir: repo.commonDir, ref: journalRef(await readGitConfig(repo)), cloneId: await readCloneId(dir), packCache: {} },
     cacheDir: { path: join(dir, 'cache') },
   };
 }

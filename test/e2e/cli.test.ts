@@ -258,6 +258,16 @@ describe('CORTEX_JOURNAL_REF', () => {
     expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: CORTEX_JOURNAL_REF="bad\.\.ref" is not a valid ref name .*\n$/) });
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).toBe('refs/heads/main\n');
   });
+
+  it('is kept by cortex init in git config, so hooks and commands run without it use the same journal', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    git(dir, 'branch', 'cortex'); // git cannot hold cortex/journal beside it
+    expect(cortex(dir, ['init', '--no-claude', '--no-git'], { env: { CORTEX_JOURNAL_REF: 'mem/journal' } }).code).toBe(0);
+    expect(git(dir, 'config', 'cortex.journalRef')).toBe('mem/journal\n');
+    expect(cortex(dir, ['remember', 'Keep the journal under mem/', '-t', 'decision']).code).toBe(0);
+    expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/heads/mem')).toBe('refs/heads/mem/journal\n');
+    expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content)).toEqual(['Keep the journal under mem/']);
+  });
 });
 
 describe('cortex status', () => {
