@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
@@ -162,8 +162,12 @@ async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: Re
     if (ancestors.has(p.commit) || ancestors.has(currentCommit(p.commit, rewrites))) return false;
     if (recorded.size < FOREIGN_SAMPLE) recorded.add(p.commit);
   }
-  return recorded.size > 0 && (await existingCommits(repo, [...recorded])).size === 0;
+  // A shallow clone lacks them because it cut the history short, not because the memory came
+  // from elsewhere: each event then counts by its branch's name.
+  return recorded.size > 0 && !(await isShallow(repo)) && (await existingCommits(repo, [...recorded])).size === 0;
 }
+
+const isShallow = (repo: Repo): Promise<boolean> => stat(join(repo.commonDir, 'shallow')).then(() => true, () => false);
 
 /** How many recorded commits are asked about: a repository that has none of these has none of the rest. */
 const FOREIGN_SAMPLE = 200;

@@ -286,6 +286,28 @@ describe('branch alignment', () => {
     expect(decisions(bob)).toEqual(['All services log JSON']);
   });
 
+  it('a shallow clone (--depth 1) shows main\'s decisions on main and keeps an unmerged feature\'s off, though it lacks the commits they were recorded at', () => {
+    const { clone, bare, root } = sharedRemote();
+    const alice = clone('alice');
+    commit(alice, { 'README.md': '# app\n' }, 'init');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    remember(alice, 'Use Postgres for storage', '-t', 'decision');
+    git(alice, 'checkout', '-q', '-b', 'feature');
+    commit(alice, { 'mongo.ts': 'export {}\n' }, 'spike');
+    remember(alice, 'Try MongoDB for events', '-t', 'decision');
+    commit(alice, { 'mongo2.ts': 'export {}\n' }, 'spike 2');
+    git(alice, 'checkout', '-q', 'main');
+    commit(alice, { 'a.ts': 'export {}\n' }, 'main moves on');
+    git(alice, 'push', '-q', 'origin', 'main', 'feature');
+    expect(cortex(alice, ['sync']).code).toBe(0);
+
+    const shallow = join(root, 'shallow');
+    git(root, 'clone', '-q', '--depth', '1', `file://${bare}`, shallow);
+    git(shallow, 'config', 'user.email', 'ci@example.com');
+    cortex(shallow, ['init', '--no-claude', '--no-git']);
+    expect(decisions(shallow)).toEqual(['Use Postgres for storage']);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
