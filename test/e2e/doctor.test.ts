@@ -231,7 +231,7 @@ describe('cortex doctor', () => {
       otherChecksRan(diagnosis);
     });
 
-    it('a commit whose tree is missing: the check that throws is a failing line with a fix, not a crash', () => {
+    it('a commit whose tree is missing: a failing line naming the missing object and how to get it back, not a crash', () => {
       const { env, dir } = damaged();
       const parent = git(dir, 'rev-parse', 'refs/heads/cortex/journal').trim();
       const text = join(tempDir(), 'commit');
@@ -240,7 +240,7 @@ describe('cortex doctor', () => {
       git(dir, 'update-ref', 'refs/heads/cortex/journal', commit);
       const { code, diagnosis, text: shown } = doctor(dir, env);
       expect(code).toBe(1);
-      expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^could not be checked: .*abab/), fix: expect.stringContaining('CORTEX_DEBUG=1') });
+      expect(finding(diagnosis, 'journal')).toMatchObject({ status: 'fail', detail: `git object ${'ab'.repeat(20)} that the journal needs is missing from this repository`, fix: expect.stringContaining('fetch it from a clone that has it') });
       otherChecksRan(diagnosis);
       expect(shown).toContain('✗ journal');
     });
