@@ -300,8 +300,8 @@ async function committedOn(repo: Repo, branch: string, tip: string): Promise<boo
 /**
  * Whether a reflog entry that moved a ref to `tip` made that commit there. A fast-forward ("merge
  * main: Fast-forward", "pull: Fast-forward") or a rebase that replayed nothing ("rebase (finish):
- * refs/heads/feat onto <tip>", and in HEAD's reflog its "(start)" and "(finish): returning to") only brought the
- * ref to a commit made elsewhere.
+ * refs/heads/feat onto <tip>"; in HEAD's reflog, its "(start)" and "(finish): returning to") only
+ * brought the ref to a commit made elsewhere.
  */
 const madeThere = (message: string, tip: string): boolean =>
   MAKES_COMMIT.test(message) && !/: Fast-forward$/.test(message) && !message.endsWith(` onto ${tip}`) && !/^rebase[\w -]*\((?:start|abort)\)|^rebase[\w -]*\(finish\): returning to/.test(message);
