@@ -435,12 +435,20 @@ describe('standing instructions typed the quick way', () => {
     'dont add new deps, the ops image is pinned.',
     'use pnpm not npm',
     'i like method chains, not one assignment per line',
+    'keep everything read-only against the prod cluster unless i say otherwise',
+    'crons go in config/runtime.exs, not config.exs.',
+    'for perf work i want before/after numbers in the PR description',
+    'log with structlog not print, the nightly job greps the json logs',
   ])('reads %j as a preference', (text) => {
     expect(memories(user(text)).map((c) => c.type)).toEqual(['preference_noted']);
   });
 
-  it('reads no rule in a decision about this one script ("Keep it pandas, we\'re not moving this to spark.")', () => {
-    expect(memories(user("Keep it pandas, we're not moving this to spark.")).map((c) => c.type)).toEqual([]);
+  it.each([
+    "Keep it pandas, we're not moving this to spark.",
+    'for this bug i want a failing test first',
+    'the fix goes in utils.py, not the handler',
+  ])('reads no rule in a request about this one piece of work (%j)', (text) => {
+    expect(memories(user(text)).map((c) => c.type)).toEqual([]);
   });
 });
 
