@@ -76,7 +76,7 @@ const NUMERIC: ReadonlyArray<{ key: string; field: NumericKey; min: number; max:
 
 export const SETTING_KEYS: readonly string[] = [...NUMERIC.map((n) => n.key), 'cortex.briefing', 'cortex.embedmodel', 'cortex.embedpath'];
 /** Every `cortex.*` key Cortex reads: the settings, and the switches the git hooks read (git-hooks/run-git-hook.ts). */
-export const CONFIG_KEYS: readonly string[] = [...SETTING_KEYS, 'cortex.pushjournal', 'cortex.pulljournal'];
+export const CONFIG_KEYS: readonly string[] = [...SETTING_KEYS, 'cortex.pushjournal', 'cortex.pulljournal', 'cortex.journalref'];
 
 /**
  * The `cortex.*` keys among `keys` (lower case) that Cortex never reads, so git keeps them and
