@@ -78,6 +78,19 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   let trunk: Promise<string | null> | undefined;
   let headLogs: Promise<string[]> | undefined;
   const committedWhileOn = async (branch: string, tip: string) => committedWhileCheckedOut(await (headLogs ??= readHeadLogs(repo)), branch, tip);
+  /**
+   * A branch none of whose work HEAD has (no commit it recorded memory at came in through a
+   * merge, none was made on it) owns whatever it recorded on HEAD's line: where it branched, and
+   * where it branched before a rebase, a fast-forward onto main or an amend of its base moved
+   * that point. Left out, those would count as merged the moment the fork point moved.
+   */
+  const unmergedAlong = async (branch: string, recordedAs: string): Promise<string[]> => {
+    const line = await mainLine();
+    const at = [...commitsOf(recordedAs)];
+    if (at.some((c) => !line.has(c))) return [];
+    for (const c of at) if ((await committedOn(repo, branch, c)) || (await committedWhileOn(branch, c))) return [];
+    return at;
+  };
   await Promise.all(
     branchesToCheck(judged, { branch: head.branch, ancestors, rewrites }).map(async (recordedAs) => {
       // A branch renamed since (`git branch -m`) is judged by the name it has now.
@@ -108,7 +121,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
         // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent
         // line, or by a fast-forward, onto it: then the branch's reflog shows the tip was
         // committed there (where the reflog is, in the clone the work was done in).
-        if (!LONG_LIVED.includes(branch) && branch !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip)) && !(await committedWhileOn(branch, tip))) unmerged.set(recordedAs, new Set([tip]));
+        if (!LONG_LIVED.includes(branch) && branch !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip)) && !(await committedWhileOn(branch, tip))) unmerged.set(recordedAs, new Set([tip, ...(await unmergedAlong(branch, recordedAs))]));
         return;
       }
       // Along the branch's own line only (first parents): a branch merged into it came with its
@@ -117,6 +130,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
+      if (!LONG_LIVED.includes(branch)) for (const c of await unmergedAlong(branch, recordedAs)) forks.add(c);
       unmerged.set(recordedAs, forks);
     }),
   );

@@ -287,6 +287,20 @@ describe('git hooks next to the user\'s own', () => {
     expect(statSync(hook).mode & 0o777).toBe(0o644);
   });
 
+  it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
+    const { g, dir } = initializedRepo();
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Queue jobs in Kafka', '-t', 'decision');
+    writeFileSync(join(dir, 'k.txt'), 'k');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'kafka');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'commit', '-q', '--amend', '-m', 'cortex init, reworded'); // post-rewrite links the amended commit
+    expect(decisionTexts(dir)).toEqual([]);
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Queue jobs in Kafka']);
+  });
+
   it('a branch checkout refreshes the briefing and leaves the work tree clean; a merge leaves a clean tree clean and regenerates .cortex/ beside work in progress', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');

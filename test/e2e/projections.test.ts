@@ -308,6 +308,29 @@ describe('branch alignment', () => {
     expect(decisions(shallow)).toEqual(['Use Postgres for storage']);
   });
 
+  it('what a feature decided where it branched stays off main when its base moves: a rebase, a fast-forward onto main (diff too)', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    const mysql = remember(dir, 'Use MySQL for storage', '-t', 'decision').id;
+    git(dir, 'checkout', '-q', '-b', 'rebased');
+    remember(dir, 'Use Postgres for storage', '-t', 'decision', '--supersedes', mysql);
+    commit(dir, { 'pg.ts': 'export {}\n' }, 'postgres');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'checkout', '-q', '-b', 'caught-up');
+    remember(dir, 'Cache sessions in Redis', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, { 'a.ts': 'export {}\n' }, 'main moves on');
+    git(dir, 'checkout', '-q', 'rebased');
+    git(dir, 'rebase', '-q', 'main');
+    git(dir, 'checkout', '-q', 'caught-up');
+    git(dir, 'merge', '-q', '--ff-only', 'main');
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual(['Use MySQL for storage']);
+    expect(cortex(dir, ['diff', 'main...rebased']).stdout).toContain('+ Use Postgres for storage');
+    git(dir, 'checkout', '-q', 'rebased');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
