@@ -1,3 +1,5 @@
+import { sep } from 'node:path';
+
 /**
  * One error class for every expected failure. Callers branch on `code`, never on message text;
  * the message is the one line a user sees, saying what failed and what to do about it.
@@ -47,4 +49,16 @@ export function missingObjectAdvice(err: unknown): string | null {
   const sha = /^Could not find ([0-9a-f]{40,64})\b/.exec((err as Error | null)?.message ?? '')?.[1];
   if (!sha || (err as { code?: string }).code !== 'NotFoundError') return null;
   return `git object ${sha} that the journal needs is missing from this repository; fetch it from a clone that has it (cortex sync) or restore .git/objects (git fsck lists what is missing)`;
+}
+
+/**
+ * What a write was refused on, or null: a `.git/cortex` left to root by a `sudo git pull`, a
+ * read-only mount. Not a bug to log a stack for, but a setup the user has to fix. A file inside
+ * `.git/cortex` (often a temp file) is named by the folder, which is what needs fixing.
+ */
+export function deniedPath(err: unknown, cortexDir: string | undefined): string | null {
+  if (!isWriteRefused(err)) return null;
+  const { code, path } = err;
+  const where = path === undefined ? 'a file Cortex keeps' : cortexDir && (path === cortexDir || path.startsWith(`${cortexDir}${sep}`)) ? cortexDir : path;
+  return `${where} (${code})`;
 }

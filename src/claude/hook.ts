@@ -1,4 +1,3 @@
-import { sep } from 'node:path';
 import { refreshProjections } from '../workspace/refresh.js';
 import { cortexDir, discoverRepo, type Repo } from '../git/repo.js';
 import { openJournal } from '../journal/journal.js';
@@ -9,7 +8,7 @@ import { startInBackground } from '../background.js';
 import { writeHookLog } from './hook-log.js';
 import { deliverBriefing } from './deliver-briefing.js';
 import { markSessionActive, markSessionEnded } from '../git-hooks/active-session.js';
-import { isCortexError, isWriteRefused } from '../errors.js';
+import { deniedPath, isCortexError } from '../errors.js';
 
 /**
  * `cortex hook <event>`: the entry point Claude Code calls. It fails open, always: whatever
@@ -132,18 +131,6 @@ async function catchUp(event: HookEvent, payload: string, repo: Repo, io: HookIO
 
 /** An expected problem: reported in one line, the hook still exits 0. */
 class HookProblem extends Error {}
-
-/**
- * What a write was refused on, or null: a `.git/cortex` left to root by a `sudo git pull`, a
- * read-only mount. Not a bug to log a stack for, but a setup the user has to fix. A file inside
- * `.git/cortex` (often a temp file) is named by the folder, which is what needs fixing.
- */
-function deniedPath(err: unknown, cortexDir: string | undefined): string | null {
-  if (!isWriteRefused(err)) return null;
-  const { code, path } = err;
-  const where = path === undefined ? 'a file Cortex keeps' : cortexDir && (path === cortexDir || path.startsWith(`${cortexDir}${sep}`)) ? cortexDir : path;
-  return `${where} (${code})`;
-}
 
 function parsePayload(text: string): Payload {
   if (text.trim() === '') throw new HookProblem('empty payload on stdin; nothing captured');

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { deniedPath } from '../errors.js';
 import { refreshProjections } from '../workspace/refresh.js';
 import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
@@ -40,7 +41,8 @@ export async function runGitHook(name: string | undefined, io: GitHookIO): Promi
     if (summary) await writeHookLog(cortexDir(repo), `git ${name}: ${summary}`);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`cortex git-hook ${name}: ${message.split('\n')[0]} (continuing)\n`);
+    const denied = deniedPath(err, repo && cortexDir(repo));
+    io.stderr.write(`cortex git-hook ${name}: ${denied ? `cannot write ${denied}; cortex doctor says how to fix it` : message.split('\n')[0]} (continuing)\n`);
     if (repo) await writeHookLog(cortexDir(repo), `git ${name}: error: ${(err as Error)?.stack ?? message}`);
   }
 }

@@ -253,6 +253,11 @@ describe('hooks fail open', () => {
       expect(start.code).toBe(0);
       expect(JSON.parse(start.stdout)).toEqual({ systemMessage: `Cortex cannot write ${cortexDir} (EACCES), so this session's memory will not be saved. Run cortex doctor for the fix.` });
       expect(start.stderr.trim().split('\n')).toHaveLength(1);
+
+      // A git hook run by the same user says the same, for the next checkout or merge.
+      const checkout = cortex(dir, ['git-hook', 'post-merge', '0'], { as: testUser });
+      expect(checkout.code).toBe(0);
+      expect(checkout.stderr).toBe(`cortex git-hook post-merge: cannot write ${cortexDir} (EACCES); cortex doctor says how to fix it (continuing)\n`);
     } finally {
       undo();
     }
