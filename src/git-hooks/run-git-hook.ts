@@ -76,6 +76,29 @@ async function afterPull(repo: Repo, j: Journal, regenerate: () => Promise<strin
   return `${summary}; fetched the journal from ${remote}`;
 }
 
+/**
+ * The commits a rebase left out (`drop` in `rebase -i`, a commit whose change is already
+ * upstream), each linked to where the work it led to now sits: the new parent of the next commit
+ * kept, or the branch's tip when none was kept after it. Memory recorded at a dropped commit was
+ * about that next piece of work, which the rebase kept. Only commits no other branch holds: a
+ * `rebase --onto` leaves the other branch's commits where they are. git reports none of this.
+ */
+async function droppedByRebase(repo: Repo, rewritten: ReadonlyMap<string, string>): Promise<Array<{ from: string; to: string }>> {
+  const cwd = repo.workTree ?? repo.gitDir;
+  const old = (await runGit(['rev-list', '--first-parent', '--reverse', 'ORIG_HEAD', '--not', 'HEAD', '--branches'], { cwd })).stdout.split('\n').filter(Boolean);
+  if (old.every((c) => rewritten.has(c))) return [];
+  const head = (await runGit(['rev-parse', 'HEAD'], { cwd })).stdout.trim();
+  const out: Array<{ from: string; to: string }> = [];
+  for (let i = 0; i < old.length; i++) {
+    const commit = old[i] as string;
+    if (rewritten.has(commit)) continue;
+    const kept = old.slice(i + 1).find((c) => rewritten.has(c));
+    const to = kept ? (await runGit(['rev-parse', `${rewritten.get(kept)}^`], { cwd })).stdout.trim() : head;
+    if (/^[0-9a-f]{40,64}$/.test(to)) out.push({ from: commit, to });
+  }
+  return out;
+}
+
 async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> {
   const journal = () => openJournal(repo);
   switch (name) {
@@ -99,7 +122,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       if (pairs.length === 0 || !(await readTip(j.store))) return '';
       const kind = io.args[0] === 'amend' ? 'amend' : 'rebase';
       const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
-      const events = buildEvents(pairs.map(([from, to]) => ({ type: 'commit_linked', content: `${kind}: ${(from as string).slice(0, 10)} → ${(to as string).slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
+      const rewritten = pairs.map(([from, to]) => ({ from: from as string, to: to as string, how: kind }));
+      const dropped = kind === 'rebase' ? await droppedByRebase(repo, new Map(rewritten.map((r) => [r.from, r.to]))).catch(() => []) : [];
+      const events = buildEvents([...rewritten, ...dropped.map((d) => ({ ...d, how: 'rebase, dropped' }))].map(({ from, to, how }) => ({ type: 'commit_linked', content: `${how}: ${from.slice(0, 10)} → ${to.slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
       await append(j, events);
       const linked = `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}`;
       // A pull that rebases (pull.rebase) runs this, not post-merge: the teammates' journal came too.

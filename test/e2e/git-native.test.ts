@@ -287,6 +287,26 @@ describe('git hooks next to the user\'s own', () => {
     expect(statSync(hook).mode & 0o777).toBe(0o644);
   });
 
+  it('a commit dropped in an interactive rebase keeps the memory recorded at it with the work that followed, on the branch and on main once merged', () => {
+    const { g, dir } = initializedRepo();
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    const work = (file: string, message: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', message);
+    };
+    work('f1.txt', 'c1');
+    work('f2.txt', 'c2 debug logging');
+    remember(dir, 'Cache tokens in memory for 5 minutes', '-t', 'decision');
+    work('f3.txt', 'c3 token cache');
+    execFileSync('git', ['rebase', '-q', '-i', 'main'], { cwd: dir, env: { ...cortexOnPath(tempDir()), GIT_SEQUENCE_EDITOR: "sed -i '/c2 debug/s/^pick/drop/'" }, stdio: 'pipe' });
+    expect(decisionTexts(dir)).toEqual(['Cache tokens in memory for 5 minutes']);
+    g(dir, 'checkout', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual([]);
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Cache tokens in memory for 5 minutes']);
+  });
+
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
