@@ -36,7 +36,7 @@ export interface ViewOptions {
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
-export async function readBranchViewOf(repo: Repo, places: readonly Place[], rewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
+export async function readBranchViewOf(repo: Repo, places: readonly Place[], recordedRewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
   const head = options.at ?? (await readHead(repo));
   if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
@@ -47,6 +47,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
+  const rewrites = await withResetSquashes(repo, places, ancestors, recordedRewrites);
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch: head.branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
@@ -159,6 +160,44 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rew
     }
   }
   return view;
+}
+
+/**
+ * The rewrites git runs no hook for: a branch squashed by `git reset --soft <base>` and a new
+ * commit of the same tree (or the last commit undone with `reset --soft HEAD~1` and made again).
+ * The branch's reflog tells it: a reset from T, then a commit on where it moved to, whose tree is
+ * T's. Each commit the reset left behind is then rewritten to that commit, as a squash in
+ * `rebase -i` would be. Asked only of branches with memory at commits HEAD's history lacks, and
+ * of git only when such a reflog has a reset followed by a commit.
+ */
+async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+  const branches = new Set<string>();
+  for (const p of places) if (p.branch !== null && p.commit !== null && !ancestors.has(p.commit) && !ancestors.has(currentCommit(p.commit, rewrites))) branches.add(p.branch);
+  const pairs: Array<{ from: string; to: string }> = [];
+  for (const branch of branches) {
+    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    if (!log.includes('\treset: moving to ')) continue;
+    let reset: { from: string; to: string } | null = null;
+    for (const line of log.split('\n')) {
+      const [from = '', to = ''] = line.split(' ', 2);
+      const message = line.slice(line.indexOf('\t') + 1);
+      if (message.startsWith('reset: moving to ')) reset = from === to ? reset : { from, to };
+      else if (reset && from === reset.to && /^commit\b/.test(message)) {
+        pairs.push({ from: reset.from, to });
+        reset = null;
+      } else reset = null;
+    }
+  }
+  if (pairs.length === 0) return rewrites;
+  const cwd = repo.workTree ?? repo.gitDir;
+  const trees = (await runGit(['rev-parse', ...pairs.flatMap(({ from, to }) => [`${from}^{tree}`, `${to}^{tree}`])], { cwd })).stdout.split('\n');
+  const extended = new Map(rewrites);
+  for (const [i, { from, to }] of pairs.entries()) {
+    if (!trees[2 * i] || trees[2 * i] !== trees[2 * i + 1]) continue;
+    const left = (await runGit(['rev-list', from, '--not', to], { cwd })).stdout.split('\n').filter(Boolean);
+    for (const commit of left) if (!extended.has(commit)) extended.set(commit, to);
+  }
+  return extended;
 }
 
 /**

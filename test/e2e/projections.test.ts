@@ -331,6 +331,30 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Use Postgres for storage']);
   });
 
+  it('a branch squashed with git reset --soft and a new commit keeps its decisions, and brings them to main when merged; work reset away with --hard does not', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'a.ts': 'export {}\n' }, 'c1');
+    remember(dir, 'Parse the feed with a streaming reader', '-t', 'decision');
+    commit(dir, { 'b.ts': 'export {}\n' }, 'c2');
+    remember(dir, 'Retry the feed with exponential backoff', '-t', 'decision');
+    git(dir, 'reset', '-q', '--soft', 'main');
+    git(dir, 'commit', '-q', '-m', 'feature, squashed');
+    const both = ['Parse the feed with a streaming reader', 'Retry the feed with exponential backoff'];
+    expect(decisions(dir).sort()).toEqual(both);
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    expect(decisions(dir).sort()).toEqual(both);
+
+    commit(dir, { 'c.ts': 'export {}\n' }, 'wip');
+    remember(dir, 'Shard the cache by tenant', '-t', 'decision');
+    git(dir, 'reset', '-q', '--hard', 'HEAD~1');
+    commit(dir, { 'd.ts': 'export {}\n' }, 'other work');
+    expect(decisions(dir).sort()).toEqual(both);
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
