@@ -38,17 +38,21 @@ export interface ViewOptions {
 /** The same from just the places events were captured at (the search index keeps only those). */
 export async function readBranchViewOf(repo: Repo, places: readonly Place[], recordedRewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
   const head = options.at ?? (await readHead(repo));
-  if (options.all) return { head, branch: head.branch, ancestors: new Set(), unmerged: new Map(), all: true };
+  // A rebase stopped on a conflict leaves HEAD detached: the view is the branch being rebased,
+  // whose memory the assistant resolving the conflict needs, its commits not yet replayed included.
+  const rebasing = !options.at && head.branch === null ? await rebaseInProgress(repo) : null;
+  const branch = head.branch ?? rebasing?.branch ?? null;
+  if (options.all) return { head, branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
   // Asked beside the ancestry, and only where another branch has events: a merge without ancestry may have brought them.
-  const otherBranches = places.some((p) => p.branch !== null && p.branch !== head.branch);
+  const otherBranches = places.some((p) => p.branch !== null && p.branch !== branch);
   const listing = options.listed && head.commit && otherBranches ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
   // Likewise: a reverted merge takes back only what another branch brought.
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
   const rewrites = await withResetSquashes(repo, places, ancestors, recordedRewrites);
-  if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch: head.branch, ancestors, unmerged: new Map(), all: true };
+  if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
   const detached = await readDetachedWork(repo, detachedCommitsToCheck(places, { ancestors, rewrites }), head, ancestors, rewrites);
@@ -74,7 +78,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     return recorded.get(branch) ?? new Set();
   };
   let merged: Promise<Set<string>> | undefined;
-  const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, head.branch, ancestors)).then((names) => names.has(branch));
+  const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, branch, ancestors)).then((names) => names.has(branch));
   let renames: Promise<Map<string, string>> | undefined;
   let trunk: Promise<string | null> | undefined;
   let headLogs: Promise<string[]> | undefined;
@@ -93,14 +97,14 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     return at;
   };
   await Promise.all(
-    branchesToCheck(judged, { branch: head.branch, ancestors, rewrites }).map(async (recordedAs) => {
+    branchesToCheck(judged, { branch, ancestors, rewrites }).map(async (recordedAs) => {
       // A branch renamed since (`git branch -m`) is judged by the name it has now.
-      let branch = recordedAs;
-      let tip = await tipOf(branch);
+      let name = recordedAs;
+      let tip = await tipOf(name);
       if (!tip) {
-        const now = renamedTo(branch, await (renames ??= readRenames(repo)));
-        if (now !== branch) {
-          branch = now;
+        const now = renamedTo(name, await (renames ??= readRenames(repo)));
+        if (now !== name) {
+          name = now;
           tip = await tipOf(now);
         }
       }
@@ -122,7 +126,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
         // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent
         // line, or by a fast-forward, onto it: then the branch's reflog shows the tip was
         // committed there (where the reflog is, in the clone the work was done in).
-        if (!LONG_LIVED.includes(branch) && branch !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, branch, tip)) && !(await committedWhileOn(branch, tip))) unmerged.set(recordedAs, new Set([tip, ...(await unmergedAlong(branch, recordedAs))]));
+        if (!LONG_LIVED.includes(name) && name !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, name, tip)) && !(await committedWhileOn(name, tip))) unmerged.set(recordedAs, new Set([tip, ...(await unmergedAlong(name, recordedAs))]));
         return;
       }
       // Along the branch's own line only (first parents): a branch merged into it came with its
@@ -131,23 +135,24 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
-      if (!LONG_LIVED.includes(branch)) for (const c of await unmergedAlong(branch, recordedAs)) forks.add(c);
+      if (!LONG_LIVED.includes(name)) for (const c of await unmergedAlong(name, recordedAs)) forks.add(c);
       unmerged.set(recordedAs, forks);
     }),
   );
   const roots = new Map<string, Set<string>>();
   await Promise.all(
-    unbornBranchesToCheck(places, { branch: head.branch }).map(async (branch) => {
-      const tip = await tipOf(branch);
-      if (tip) roots.set(branch, new Set((await gitOutput(['rev-list', '--max-parents=0', tip], { cwd })).split('\n').filter(Boolean)));
+    unbornBranchesToCheck(places, { branch }).map(async (unborn) => {
+      const tip = await tipOf(unborn);
+      if (tip) roots.set(unborn, new Set((await gitOutput(['rev-list', '--max-parents=0', tip], { cwd })).split('\n').filter(Boolean)));
     }),
   );
-  const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch: head.branch, ancestors, rewrites }));
-  const view: BranchView & { head: HeadState } = { head, branch: head.branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, head.branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}) };
+  const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch, ancestors, rewrites }));
+  if (rebasing && elsewhere.size > 0) for (const c of (await gitOutput(['rev-list', rebasing.orig, '--not', 'HEAD'], { cwd })).split('\n')) elsewhere.delete(c);
+  const view: BranchView & { head: HeadState } = { head, branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}) };
   const reverts = reverting ? await reverting : [];
   if (reverts.length > 0) {
     // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
-    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch: head.branch, commit }, withinRevert: true });
+    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch, commit }, withinRevert: true });
     const judged = await Promise.all(reverts.map(({ merge, kept }) => Promise.all([at(merge), at(kept)]).then(([m, k]) => ({ merge: m, kept: k }), () => null)));
     const reverted = judged.filter((r) => r !== null);
     if (reverted.length > 0) view.reverted = reverted;
@@ -436,6 +441,15 @@ async function mergedNames(repo: Repo, current: string | null, ancestors: Readon
     }
   }
   return names;
+}
+
+/** The branch a rebase in progress is rebasing and where it was before, or null (no rebase, or one of a detached HEAD). */
+async function rebaseInProgress(repo: Repo): Promise<{ branch: string; orig: string } | null> {
+  for (const dir of ['rebase-merge', 'rebase-apply']) {
+    const [name, orig] = await Promise.all(['head-name', 'orig-head'].map((f) => readFile(join(repo.gitDir, dir, f), 'utf8').then((t) => t.trim(), () => '')));
+    if (name?.startsWith('refs/heads/') && /^[0-9a-f]{40,64}$/.test(orig ?? '')) return { branch: name.slice('refs/heads/'.length), orig: orig as string };
+  }
+  return null;
 }
 
 /** A branch's tip: in CI (and other fresh checkouts) a branch may exist only as origin's. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -353,6 +354,21 @@ describe('branch alignment', () => {
     git(dir, 'reset', '-q', '--hard', 'HEAD~1');
     commit(dir, { 'd.ts': 'export {}\n' }, 'other work');
     expect(decisions(dir).sort()).toEqual(both);
+  });
+
+  it('a rebase stopped on a conflict shows the memory of the branch being rebased, its commits not yet replayed included', () => {
+    const dir = tempRepo({ files: { 'code.txt': 'base\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Parse the code with a streaming reader', '-t', 'decision');
+    commit(dir, { 'code.txt': 'feature\n' }, 'feature edits code');
+    remember(dir, 'Buffer at most 64 KB', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, { 'code.txt': 'main\n' }, 'main edits code');
+    git(dir, 'checkout', '-q', 'feature');
+    expect(spawnSync('git', ['rebase', 'main'], { cwd: dir }).status).not.toBe(0); // stopped on the conflict
+    expect(decisions(dir).sort()).toEqual(['Buffer at most 64 KB', 'Parse the code with a streaming reader']);
+    git(dir, 'rebase', '--abort');
   });
 
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
