@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { deniedPath } from '../errors.js';
 import { refreshProjections } from '../workspace/refresh.js';
 import { startInBackground } from '../background.js';
@@ -77,24 +78,24 @@ async function afterPull(repo: Repo, j: Journal, regenerate: () => Promise<strin
 }
 
 /**
- * The commits a rebase left out (`drop` in `rebase -i`, a commit whose change is already
- * upstream), each linked to where the work it led to now sits: the new parent of the next commit
- * kept, or the branch's tip when none was kept after it. Memory recorded at a dropped commit was
- * about that next piece of work, which the rebase kept. Only commits no other branch holds: a
- * `rebase --onto` leaves the other branch's commits where they are. git reports none of this.
+ * The commits an interactive rebase dropped (`drop` in its todo list, which git keeps in
+ * `rebase-merge/done` until post-rewrite has run), each linked to where the work it led to now
+ * sits: the new parent of the next commit kept, or the branch's tip when none was kept after it.
+ * Memory recorded at a dropped commit was about that next piece of work, which the rebase kept.
+ * Commits a rebase only left behind (below an `--onto` range, already upstream) are not dropped.
  */
 async function droppedByRebase(repo: Repo, rewritten: ReadonlyMap<string, string>): Promise<Array<{ from: string; to: string }>> {
+  const done = await readFile(join(repo.gitDir, 'rebase-merge', 'done'), 'utf8').catch(() => '');
+  const steps = done.split('\n').map((line) => /^(\w+)\s+([0-9a-f]{40,64})\b/.exec(line.trim())).filter((m) => m !== null).map((m) => ({ drop: m[1] === 'drop' || m[1] === 'd', commit: m[2] as string }));
+  if (!steps.some((step) => step.drop)) return [];
   const cwd = repo.workTree ?? repo.gitDir;
-  const old = (await runGit(['rev-list', '--first-parent', '--reverse', 'ORIG_HEAD', '--not', 'HEAD', '--branches'], { cwd })).stdout.split('\n').filter(Boolean);
-  if (old.every((c) => rewritten.has(c))) return [];
-  const head = (await runGit(['rev-parse', 'HEAD'], { cwd })).stdout.trim();
+  const parentOf = async (commit: string) => (await runGit(['rev-parse', `${commit}^`], { cwd })).stdout.trim();
   const out: Array<{ from: string; to: string }> = [];
-  for (let i = 0; i < old.length; i++) {
-    const commit = old[i] as string;
-    if (rewritten.has(commit)) continue;
-    const kept = old.slice(i + 1).find((c) => rewritten.has(c));
-    const to = kept ? (await runGit(['rev-parse', `${rewritten.get(kept)}^`], { cwd })).stdout.trim() : head;
-    if (/^[0-9a-f]{40,64}$/.test(to)) out.push({ from: commit, to });
+  for (const [i, step] of steps.entries()) {
+    if (!step.drop) continue;
+    const kept = steps.slice(i + 1).find((s) => !s.drop);
+    const to = kept ? await parentOf(rewritten.get(kept.commit) ?? kept.commit) : (await runGit(['rev-parse', 'HEAD'], { cwd })).stdout.trim();
+    if (/^[0-9a-f]{40,64}$/.test(to)) out.push({ from: step.commit, to });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
@@ -78,23 +78,40 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     return recorded.get(branch) ?? new Set();
   };
   let merged: Promise<Set<string>> | undefined;
-  const mergedPerReflog = (branch: string) => (merged ??= mergedNames(repo, branch, ancestors)).then((names) => names.has(branch));
+  const mergedPerReflog = (judgedBranch: string) => (merged ??= mergedNames(repo, branch, ancestors)).then((names) => names.has(judgedBranch));
   let renames: Promise<Map<string, string>> | undefined;
   let trunk: Promise<string | null> | undefined;
-  let headLogs: Promise<string[]> | undefined;
-  const committedWhileOn = async (branch: string, tip: string) => committedWhileCheckedOut(await (headLogs ??= readHeadLogs(repo)), branch, tip);
+  let headLogs: Promise<HeadHistory> | undefined;
+  const history = () => (headLogs ??= readHeadLogs(repo).then(readHeadHistory));
+  const committedWhileOn = async (judgedBranch: string, tip: string) => (await history()).madeOn(tip).includes(judgedBranch);
   /**
-   * A branch none of whose work HEAD has (no commit it recorded memory at came in through a
-   * merge, none was made on it) owns whatever it recorded on HEAD's line: where it branched, and
-   * where it branched before a rebase, a fast-forward onto main or an amend of its base moved
-   * that point. Left out, those would count as merged the moment the fork point moved.
+   * Where this clone saw a branch sit at a commit it did not make: created there, fast-forwarded
+   * or reset there, an empty rebase onto it (its own reflog, and HEAD's while it was checked
+   * out). What the branch recorded there was decided where it branched, however far the fork has
+   * moved since (a rebase, a fast-forward onto main, main amending the base commit): it stays the
+   * branch's until the branch's work is merged. Only what the reflogs show: a teammate's branch
+   * fetched from origin has none here, and keeps its fork commit alone (its tip, or fork points).
    */
-  const unmergedAlong = async (branch: string, recordedAs: string): Promise<string[]> => {
+  const satAt = async (judgedBranch: string, recordedAs: string, forks: readonly string[] = []): Promise<string[]> => {
     const line = await mainLine();
     const at = [...commitsOf(recordedAs)];
-    if (at.some((c) => !line.has(c))) return [];
-    for (const c of at) if ((await committedOn(repo, branch, c)) || (await committedWhileOn(branch, c))) return [];
-    return at;
+    // Some of its work came in through a merge: what it recorded before that came with it.
+    if (at.some((c) => !line.has(c)) || forks.some((c) => !line.has(c))) return [];
+    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...judgedBranch.split('/')), 'utf8').catch(() => '');
+    const sat = new Set((await history()).satOn(judgedBranch));
+    for (const line of log.split('\n')) {
+      const [, to = ''] = line.split(' ', 2);
+      const message = line.slice(line.indexOf('\t') + 1);
+      if (/^[0-9a-f]{40,64}$/.test(to) && !RENAMED.test(message) && !madeThere(message, to)) sat.add(to);
+    }
+    if (sat.size === 0) return [];
+    const out = new Set<string>();
+    for (const p of judged) {
+      if (p.branch !== recordedAs || p.commit === null || !sat.has(p.commit)) continue;
+      const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
+      if (line.has(commit) && !(await committedOn(repo, judgedBranch, commit)) && !(await committedWhileOn(judgedBranch, commit))) out.add(commit);
+    }
+    return [...out];
   };
   await Promise.all(
     branchesToCheck(judged, { branch, ancestors, rewrites }).map(async (recordedAs) => {
@@ -102,10 +119,11 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
       let name = recordedAs;
       let tip = await tipOf(name);
       if (!tip) {
-        const now = renamedTo(name, await (renames ??= readRenames(repo)));
-        if (now !== name) {
-          name = now;
-          tip = await tipOf(now);
+        // The first name along its renames that is a branch now (renamed away and back: a cycle).
+        const all = await (renames ??= readRenames(repo));
+        for (let i = 0, next = all.get(name); next !== undefined && !tip && i < 20; i++, next = all.get(next)) {
+          tip = await tipOf(next);
+          if (tip) name = next;
         }
       }
       if (!tip) {
@@ -126,7 +144,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
         // feature's. A merged feature's tip came in through a merge, off HEAD's first-parent
         // line, or by a fast-forward, onto it: then the branch's reflog shows the tip was
         // committed there (where the reflog is, in the clone the work was done in).
-        if (!LONG_LIVED.includes(name) && name !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, name, tip)) && !(await committedWhileOn(name, tip))) unmerged.set(recordedAs, new Set([tip, ...(await unmergedAlong(name, recordedAs))]));
+        if (!LONG_LIVED.includes(name) && name !== (await (trunk ??= remoteDefaultBranch(repo))) && (await mainLine()).has(tip) && !(await committedOn(repo, name, tip)) && !(await committedWhileOn(name, tip))) unmerged.set(recordedAs, new Set([tip, ...(await satAt(name, recordedAs))]));
         return;
       }
       // Along the branch's own line only (first parents): a branch merged into it came with its
@@ -135,7 +153,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
-      if (!LONG_LIVED.includes(name)) for (const c of await unmergedAlong(name, recordedAs)) forks.add(c);
+      if (!LONG_LIVED.includes(name)) for (const c of await satAt(name, recordedAs, [...forks])) forks.add(c);
       unmerged.set(recordedAs, forks);
     }),
   );
@@ -220,12 +238,8 @@ async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: Re
     if (ancestors.has(p.commit) || ancestors.has(currentCommit(p.commit, rewrites))) return false;
     if (recorded.size < FOREIGN_SAMPLE) recorded.add(p.commit);
   }
-  // A shallow clone lacks them because it cut the history short, not because the memory came
-  // from elsewhere: each event then counts by its branch's name.
-  return recorded.size > 0 && !(await isShallow(repo)) && (await existingCommits(repo, [...recorded])).size === 0;
+  return recorded.size > 0 && (await existingCommits(repo, [...recorded])).size === 0;
 }
-
-const isShallow = (repo: Repo): Promise<boolean> => stat(join(repo.commonDir, 'shallow')).then(() => true, () => false);
 
 /** How many recorded commits are asked about: a repository that has none of these has none of the rest. */
 const FOREIGN_SAMPLE = 200;
@@ -364,28 +378,47 @@ async function committedOn(repo: Repo, branch: string, tip: string): Promise<boo
 const madeThere = (message: string, tip: string): boolean =>
   MAKES_COMMIT.test(message) && !/: Fast-forward$/.test(message) && !message.endsWith(` onto ${tip}`) && !/^rebase[\w -]*\((?:start|abort)\)|^rebase[\w -]*\(finish\): returning to/.test(message);
 
+/** What HEAD's reflogs say about branches: which commits were made while each was checked out, and where each sat. */
+interface HeadHistory {
+  /** The branches (by their names now) a commit was made on while checked out. */
+  madeOn(commit: string): string[];
+  /** The commits a branch was checked out at without making them (by its name now). */
+  satOn(branch: string): string[];
+}
+
 /**
- * Whether `tip` was committed while `branch` was checked out, as HEAD's reflog (this worktree's
- * and the others') tells it: what the branch's own reflog says, for a branch since deleted (its
- * reflog went with it) or one only origin has now. Renames of the branch checked out are followed.
+ * HEAD's reflogs read once: which branch was checked out at each entry ("checkout: moving from
+ * a to b", renames of the branch checked out followed), what was committed then, and where a
+ * branch was checked out at a commit it did not make. For a branch since deleted, whose own
+ * reflog went with it, this is what the clone still knows of it.
  */
-function committedWhileCheckedOut(logs: readonly string[], branch: string, tip: string): boolean {
-  const madeOn = new Set<string>();
+function readHeadHistory(logs: readonly string[]): HeadHistory {
+  const made = new Map<string, Set<string>>();
+  const sat = new Map<string, Set<string>>();
   const renames = new Map<string, string>();
+  const add = (table: Map<string, Set<string>>, key: string, value: string) => table.set(key, (table.get(key) ?? new Set()).add(value));
   for (const log of logs) {
     let current: string | null = null;
     for (const line of log.split('\n')) {
       const tab = line.indexOf('\t');
       if (tab < 0) continue;
+      const to = line.split(' ', 2)[1] ?? '';
       const message = line.slice(tab + 1);
       const moved = /^checkout: moving from (\S+) to (\S+)$/.exec(message);
       const renamed = RENAMED.exec(message);
-      if (moved) current = moved[2] as string;
-      else if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
-      else if (current !== null && line.split(' ', 2)[1] === tip && madeThere(message, tip)) madeOn.add(current);
+      if (moved) {
+        current = moved[2] as string;
+        add(sat, current, to);
+      } else if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
+      else if (current !== null && madeThere(message, to)) add(made, to, current);
+      else if (current !== null) add(sat, current, to);
     }
   }
-  return [...madeOn].some((name) => renamedTo(name, renames) === branch);
+  const now = (name: string) => renamedTo(name, renames);
+  return {
+    madeOn: (commit) => [...(made.get(commit) ?? [])].map(now),
+    satOn: (branch) => [...sat].filter(([name]) => name === branch || now(name) === branch).flatMap(([, commits]) => [...commits]),
+  };
 }
 
 const RENAMED = /^Branch: renamed refs\/heads\/(\S+) to refs\/heads\/(\S+)$/;

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cortex, cortexAsync, cortexJson } from '../helpers/cli.js';
+import { cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
 import { git, sharedRemote, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 import { assistant, session, toolResult, toolUse, user } from '../helpers/transcript.js';
 
@@ -287,26 +287,26 @@ describe('branch alignment', () => {
     expect(decisions(bob)).toEqual(['All services log JSON']);
   });
 
-  it('a shallow clone (--depth 1) shows main\'s decisions on main and keeps an unmerged feature\'s off, though it lacks the commits they were recorded at', () => {
+  it('a shallow clone (--depth 1, as CI makes) shows a merged feature\'s decisions, though it lacks the commits they were recorded at', () => {
     const { clone, bare, root } = sharedRemote();
     const alice = clone('alice');
     commit(alice, { 'README.md': '# app\n' }, 'init');
     cortex(alice, ['init', '--no-claude', '--no-git']);
     remember(alice, 'Use Postgres for storage', '-t', 'decision');
     git(alice, 'checkout', '-q', '-b', 'feature');
-    commit(alice, { 'mongo.ts': 'export {}\n' }, 'spike');
-    remember(alice, 'Try MongoDB for events', '-t', 'decision');
-    commit(alice, { 'mongo2.ts': 'export {}\n' }, 'spike 2');
+    commit(alice, { 'events.ts': 'export {}\n' }, 'events');
+    remember(alice, 'Stream events through Kafka', '-t', 'decision');
+    commit(alice, { 'events2.ts': 'export {}\n' }, 'events 2');
     git(alice, 'checkout', '-q', 'main');
-    commit(alice, { 'a.ts': 'export {}\n' }, 'main moves on');
-    git(alice, 'push', '-q', 'origin', 'main', 'feature');
+    git(alice, 'merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    git(alice, 'push', '-q', 'origin', 'main');
     expect(cortex(alice, ['sync']).code).toBe(0);
 
     const shallow = join(root, 'shallow');
     git(root, 'clone', '-q', '--depth', '1', `file://${bare}`, shallow);
     git(shallow, 'config', 'user.email', 'ci@example.com');
     cortex(shallow, ['init', '--no-claude', '--no-git']);
-    expect(decisions(shallow)).toEqual(['Use Postgres for storage']);
+    expect(decisions(shallow).sort()).toEqual(['Stream events through Kafka', 'Use Postgres for storage']);
   });
 
   it('what a feature decided where it branched stays off main when its base moves: a rebase, a fast-forward onto main (diff too)', () => {
@@ -369,6 +369,51 @@ describe('branch alignment', () => {
     expect(spawnSync('git', ['rebase', 'main'], { cwd: dir }).status).not.toBe(0); // stopped on the conflict
     expect(decisions(dir).sort()).toEqual(['Buffer at most 64 KB', 'Parse the code with a streaming reader']);
     git(dir, 'rebase', '--abort');
+  });
+
+  it('in a teammate\'s clone, a branch fetched from origin keeps its decisions at the commits it made: on a branch made from it, and on main after a fast-forward merge', () => {
+    const { clone } = sharedRemote();
+    const alice = clone('alice');
+    commit(alice, { 'README.md': '# app\n' }, 'init');
+    cortex(alice, ['init', '--no-claude', '--no-git']);
+    git(alice, 'push', '-q', 'origin', 'main');
+    git(alice, 'checkout', '-q', '-b', 'release/1.0');
+    remember(alice, 'Release: decided at its branch point', '-t', 'decision');
+    commit(alice, { 'r1.txt': 'r1\n' }, 'r1');
+    remember(alice, 'Release: decided at r1', '-t', 'decision');
+    commit(alice, { 'r2.txt': 'r2\n' }, 'r2');
+    git(alice, 'push', '-q', 'origin', 'release/1.0');
+    expect(cortex(alice, ['sync']).code).toBe(0);
+
+    const bob = clone('bob');
+    cortex(bob, ['init', '--no-claude', '--no-git']);
+    git(bob, 'checkout', '-q', 'release/1.0');
+    git(bob, 'checkout', '-q', '-b', 'hotfix');
+    expect(decisions(bob).sort()).toEqual(['Release: decided at its branch point', 'Release: decided at r1']);
+    git(bob, 'checkout', '-q', 'main');
+    git(bob, 'merge', '-q', '--ff-only', 'origin/release/1.0');
+    expect(decisions(bob).sort()).toEqual(['Release: decided at its branch point', 'Release: decided at r1']);
+  });
+
+  it('rebase --onto past a deleted branch does not bring that branch\'s decisions to main', () => {
+    const env = cortexOnPath(tempDir());
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude']);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'cortex init');
+    git(dir, 'checkout', '-q', '-b', 'spike');
+    remember(dir, 'Spike: decided at its fork', '-t', 'decision');
+    commit(dir, { 'a1.txt': 'a1\n' }, 'a1');
+    remember(dir, 'Spike: decided at a1', '-t', 'decision');
+    commit(dir, { 'a2.txt': 'a2\n' }, 'a2');
+    git(dir, 'checkout', '-q', '-b', 'keep');
+    commit(dir, { 'b1.txt': 'b1\n' }, 'b1');
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, { 'm1.txt': 'm1\n' }, 'm1');
+    git(dir, 'branch', '-q', '-D', 'spike');
+    execFileSync('git', ['rebase', '-q', '--onto', 'main', 'keep~1', 'keep'], { cwd: dir, env, stdio: 'pipe' }); // post-rewrite runs
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
   });
 
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
