@@ -63,20 +63,22 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   const unmerged = new Map<string, Set<string>>();
   // For branches this clone does not have: their recorded commits in HEAD's history, and the
   // names the reflogs record merging. One pass over the places, one read of the reflogs, for all.
-  let recorded: Map<string, Set<string>> | undefined;
-  const commitsOf = (branch: string): Set<string> => {
+  // Per branch: each commit it recorded memory at that HEAD's history has (as recorded → as it is now).
+  let recorded: Map<string, Map<string, string>> | undefined;
+  const recordedAt = (judgedBranch: string): Map<string, string> => {
     if (!recorded) {
       recorded = new Map();
       for (const p of judged) {
         if (p.branch === null || p.commit === null) continue;
         const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
         if (!ancestors.has(commit)) continue;
-        const at = recorded.get(p.branch) ?? new Set<string>();
-        recorded.set(p.branch, at.add(commit));
+        const at = recorded.get(p.branch) ?? new Map<string, string>();
+        recorded.set(p.branch, at.set(p.commit, commit));
       }
     }
-    return recorded.get(branch) ?? new Set();
+    return recorded.get(judgedBranch) ?? new Map();
   };
+  const commitsOf = (judgedBranch: string): Set<string> => new Set(recordedAt(judgedBranch).values());
   let merged: Promise<Set<string>> | undefined;
   const mergedPerReflog = (judgedBranch: string) => (merged ??= mergedNames(repo, branch, ancestors)).then((names) => names.has(judgedBranch));
   let renames: Promise<Map<string, string>> | undefined;
@@ -99,19 +101,16 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     if (at.some((c) => !line.has(c)) || forks.some((c) => !line.has(c))) return [];
     const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...judgedBranch.split('/')), 'utf8').catch(() => '');
     const sat = new Set((await history()).satOn(judgedBranch));
-    for (const line of log.split('\n')) {
-      const [, to = ''] = line.split(' ', 2);
-      const message = line.slice(line.indexOf('\t') + 1);
+    for (const entry of log.split('\n')) {
+      const [, to = ''] = entry.split(' ', 2);
+      const message = entry.slice(entry.indexOf('\t') + 1);
       if (/^[0-9a-f]{40,64}$/.test(to) && !RENAMED.test(message) && !madeThere(message, to)) sat.add(to);
     }
-    if (sat.size === 0) return [];
-    const out = new Set<string>();
-    for (const p of judged) {
-      if (p.branch !== recordedAs || p.commit === null || !sat.has(p.commit)) continue;
-      const commit = ancestors.has(p.commit) ? p.commit : currentCommit(p.commit, rewrites);
-      if (line.has(commit) && !(await committedOn(repo, judgedBranch, commit)) && !(await committedWhileOn(judgedBranch, commit))) out.add(commit);
+    const out: string[] = [];
+    for (const [asRecorded, commit] of recordedAt(recordedAs)) {
+      if (sat.has(asRecorded) && !(await committedOn(repo, judgedBranch, commit)) && !(await committedWhileOn(judgedBranch, commit))) out.push(commit);
     }
-    return [...out];
+    return out;
   };
   await Promise.all(
     branchesToCheck(judged, { branch, ancestors, rewrites }).map(async (recordedAs) => {
