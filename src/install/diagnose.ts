@@ -14,7 +14,7 @@ import { runGit } from '../git/run-git.js';
 import { inspectCache, isInMemory, refreshCache } from '../journal/cache.js';
 import { journalRef, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
-import { findUnknownKeys, parseSettings, SETTING_KEYS } from '../projections/settings.js';
+import { CONFIG_KEYS, findUnknownKeys, parseSettings } from '../projections/settings.js';
 import { hubCacheDir, locateModel } from '../search/embeddings/locate-model.js';
 import { modelCacheDir } from '../search/embeddings/model.js';
 import { readVectorMeta, vectorsDir } from '../search/embeddings/vectors.js';
@@ -366,7 +366,7 @@ async function settingsFinding(repo: Repo): Promise<Finding> {
   const config = await readGitConfig(repo);
   const { problems } = await readSettings({ repo });
   const unknown = findUnknownKeys(Object.keys(config));
-  const set = SETTING_KEYS.filter((key) => config[key] !== undefined);
+  const set = CONFIG_KEYS.filter((key) => config[key] !== undefined);
   if (problems.length === 0 && unknown.length === 0) return { check, status: 'ok', detail: set.length === 0 ? 'the defaults (no git config cortex.*)' : `git config ${set.join(', ')}` };
   // `git config` as the scope the key is set in needs it (the last one set wins).
   const gitConfig = async (key: string) => {

@@ -267,7 +267,9 @@ describe('CORTEX_JOURNAL_REF', () => {
     expect(cortex(dir, ['remember', 'Keep the journal under mem/', '-t', 'decision']).code).toBe(0);
     expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/heads/mem')).toBe('refs/heads/mem/journal\n');
     expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content)).toEqual(['Keep the journal under mem/']);
-    expect(cortex(dir, ['doctor']).stdout).not.toContain('cortex.journalref');
+    const doctor = cortex(dir, ['doctor']).stdout;
+    expect(doctor).not.toContain('not a Cortex setting');
+    expect(doctor).toMatch(/settings +git config cortex\.journalref/);
   });
 });
 
