@@ -174,15 +174,45 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     const reverted = judged.filter((r) => r !== null);
     if (reverted.length > 0) view.reverted = reverted;
   }
+  const until = new Map<string, number>();
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
     const ids = await listing;
-    if (ids.size > 0) {
-      const until = squashedUntilOf(await options.listed(ids), view);
-      if (until.size > 0) view.squashedUntil = until;
-    }
+    if (ids.size > 0) for (const [name, seconds] of squashedUntilOf(await options.listed(ids), view)) until.set(name, seconds);
   }
+  // What the branch HEAD's branch was made from had decided by then came with it, though its
+  // fork commit is that branch's until its next commit: main's decision, then `git switch -c
+  // feat`, stays on feat after main moves on.
+  const origin = !options.at && branch && otherBranches ? await branchOrigin(repo, branch) : null;
+  if (origin && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.seconds));
+  if (until.size > 0) view.squashedUntil = until;
   return view;
 }
+
+/**
+ * The branch `branch` was made from, and when, as the reflogs tell it: its own first entry
+ * ("branch: Created from main", or "Created from HEAD" with HEAD's "checkout: moving from main
+ * to feat" at the same commit). Null when they do not say (a branch fetched, a reflog expired).
+ */
+async function branchOrigin(repo: Repo, branch: string): Promise<{ from: string; seconds: number } | null> {
+  const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+  const first = REFLOG_ENTRY.exec(log.split('\n', 1)[0] ?? '');
+  if (!first) return null;
+  const [, , start, seconds, message] = first as unknown as [string, string, string, string, string];
+  const named = /^branch: Created from (?!HEAD$)(?:refs\/heads\/)?(\S+)$/.exec(message)?.[1];
+  if (named) return { from: named, seconds: Number(seconds) };
+  if (message !== 'branch: Created from HEAD') return null;
+  for (const head of await readHeadLogs(repo)) {
+    for (const line of head.split('\n')) {
+      const entry = REFLOG_ENTRY.exec(line);
+      const from = entry && /^checkout: moving from (\S+) to (\S+)$/.exec(entry[4] as string);
+      if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, seconds: Number(seconds) };
+    }
+  }
+  return null;
+}
+
+/** A reflog line: old and new commit, the time (seconds), the message. */
+const REFLOG_ENTRY = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) .*? (\d+) [+-]\d{4}\t(.*)$/;
 
 /**
  * The rewrites git runs no hook for: a branch squashed by `git reset --soft <base>` and a new

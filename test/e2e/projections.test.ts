@@ -416,6 +416,22 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual([]);
   });
 
+  it('what main had decided when a branch was made from it stays on the branch after main moves on; what main decided later does not come', async () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    await new Promise((r) => setTimeout(r, 1100)); // the reflog keeps whole seconds
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'f1.txt': 'f1\n' }, 'f1');
+    await new Promise((r) => setTimeout(r, 1100));
+    git(dir, 'checkout', '-q', 'main');
+    remember(dir, 'Cache sessions in Redis', '-t', 'decision');
+    commit(dir, { 'm1.txt': 'm1\n' }, 'm1');
+    git(dir, 'checkout', '-q', 'feature');
+    expect(decisions(dir)).toEqual(['Use Postgres for storage']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Postgres storage']).map((h) => h.content)).toContain('Use Postgres for storage');
+  });
+
   it('decisions recorded before a repository\'s first commit show on every branch made from it', () => {
     const dir = tempDir();
     git(dir, 'init', '-q', '-b', 'main');
