@@ -44,6 +44,9 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   const branch = head.branch ?? rebasing?.branch ?? null;
   if (options.all) return { head, branch, ancestors: new Set(), unmerged: new Map(), all: true };
   const cwd = repo.workTree ?? repo.gitDir;
+  // HEAD's reflogs, read once for the view, whoever asks first.
+  let rawHeadLogs: Promise<string[]> | undefined;
+  const headLogsOnce = () => (rawHeadLogs ??= readHeadLogs(repo));
   // Asked beside the ancestry, and only where another branch has events: a merge without ancestry may have brought them.
   const otherBranches = places.some((p) => p.branch !== null && p.branch !== branch);
   const listing = options.listed && head.commit && otherBranches ? idsListedAt(repo, head.commit).catch(() => new Set<string>()) : null;
@@ -55,7 +58,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
-  const detached = await readDetachedWork(repo, detachedCommitsToCheck(places, { ancestors, rewrites }), head, ancestors, rewrites);
+  const detached = await readDetachedWork(repo, detachedCommitsToCheck(places, { ancestors, rewrites }), head, ancestors, rewrites, headLogsOnce);
   const judged = detached.carried.size === 0 ? places : [...places, ...[...detached.carried].flatMap(([commit, branches]) => [...branches].map((branch) => ({ branch, commit })))];
   const tipOf = (branch: string) => branchTip(repo, branch);
   let firstParents: Promise<Set<string>> | undefined;
@@ -84,7 +87,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   let renames: Promise<Map<string, string>> | undefined;
   let trunk: Promise<string | null> | undefined;
   let headLogs: Promise<HeadHistory> | undefined;
-  const history = () => (headLogs ??= readHeadLogs(repo).then(readHeadHistory));
+  const history = () => (headLogs ??= headLogsOnce().then(readHeadHistory));
   const committedWhileOn = async (judgedBranch: string, tip: string) => (await history()).madeOn(tip).includes(judgedBranch);
   /**
    * Where this clone saw a branch sit at a commit it did not make: created there, fast-forwarded
@@ -182,7 +185,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   // What the branch HEAD's branch was made from had decided by then came with it, though its
   // fork commit is that branch's until its next commit: main's decision, then `git switch -c
   // feat`, stays on feat after main moves on.
-  const origin = !options.at && branch && otherBranches ? await branchOrigin(repo, branch) : null;
+  const origin = !options.at && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
   if (origin && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.seconds));
   if (until.size > 0) view.squashedUntil = until;
   return view;
@@ -193,7 +196,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
  * ("branch: Created from main", or "Created from HEAD" with HEAD's "checkout: moving from main
  * to feat" at the same commit). Null when they do not say (a branch fetched, a reflog expired).
  */
-async function branchOrigin(repo: Repo, branch: string): Promise<{ from: string; seconds: number } | null> {
+async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; seconds: number } | null> {
   const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
   const first = REFLOG_ENTRY.exec(log.split('\n', 1)[0] ?? '');
   if (!first) return null;
@@ -201,7 +204,7 @@ async function branchOrigin(repo: Repo, branch: string): Promise<{ from: string;
   const named = /^branch: Created from (?!HEAD$)(?:refs\/heads\/)?(\S+)$/.exec(message)?.[1];
   if (named) return { from: named, seconds: Number(seconds) };
   if (message !== 'branch: Created from HEAD') return null;
-  for (const head of await readHeadLogs(repo)) {
+  for (const head of await headLogs()) {
     for (const line of head.split('\n')) {
       const entry = REFLOG_ENTRY.exec(line);
       const from = entry && /^checkout: moving from (\S+) to (\S+)$/.exec(entry[4] as string);
@@ -334,11 +337,11 @@ async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
  * judged and stays in sight. Asked on a branch only: a detached HEAD (a bisect, say) sees what
  * was recorded on its history, as before. No such memory on HEAD's history, nothing read.
  */
-async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<{ off: Set<string>; carried: Map<string, Set<string>> }> {
+async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headLogs: () => Promise<string[]>): Promise<{ off: Set<string>; carried: Map<string, Set<string>> }> {
   const off = new Set<string>();
   const carried = new Map<string, Set<string>>();
   if (commits.length === 0 || head.branch === null) return { off, carried };
-  const [branches, logs] = await Promise.all([branchNames(repo.commonDir), readHeadLogs(repo)]);
+  const [branches, logs] = await Promise.all([branchNames(repo.commonDir), headLogs()]);
   const detachedAt = new Set<string>();
   const followed = new Set<string>();
   const carry = (commit: string, branch: string) => carried.set(commit, (carried.get(commit) ?? new Set()).add(branch));
