@@ -44,7 +44,7 @@ export function evaluateRetrieval(set: string, options: { env?: NodeJS.ProcessEn
   const env = { ...process.env, ...options.env };
   const cortex = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env });
-    if (r.status !== 0) throw new Error(`cortex ${args.join(' ')} failed: ${r.stderr}`);
+    if (r.status !== 0) throw new Error(`cortex ${args.join(' ')} failed (${r.signal ?? `exit ${r.status}`}): ${r.stderr}`);
     return r.stdout;
   };
   try {
