@@ -46,7 +46,7 @@ export interface BranchView {
    */
   aliases?: ReadonlySet<string>;
   /**
-   * branch name → a time (seconds since the epoch): that branch's work up to then reached HEAD's
+   * branch name → a time (milliseconds since the epoch): that branch's work up to then reached HEAD's
    * line without ancestry (a squash merge, say), as HEAD's committed `.cortex/decisions.md` shows
    * by listing an event the branch recorded then.
    */
@@ -135,14 +135,18 @@ export const visibleEvents = (events: readonly CortexEvent[], view: BranchView):
 
 function squashedIn(e: CortexEvent, view: BranchView): boolean {
   const until = e.branch === null ? undefined : view.squashedUntil?.get(e.branch);
-  return until !== undefined && secondsOf(e.ts) <= until;
+  return until !== undefined && millisOf(e.ts) <= until;
 }
 
-/** Whole seconds: the search index keeps event times so, and both must agree on the boundary. */
-export const secondsOf = (ts: string): number => Math.floor(Date.parse(ts) / 1000) || 0;
+/**
+ * To the millisecond: a squash merge's boundary falls between two memories recorded within one
+ * second (a decision, the commit, the next decision), and the search index must draw it where
+ * the projections do.
+ */
+export const millisOf = (ts: string): number => Date.parse(ts) || 0;
 
-/** An event a tracked file at HEAD lists: where and when it was recorded. */
-export type Listed = Place & { seconds: number };
+/** An event a tracked file at HEAD lists: where and when (milliseconds) it was recorded. */
+export type Listed = Place & { millis: number };
 
 /**
  * `squashedUntil` from the listed events that are not visible by ancestry: per branch, the time
@@ -152,7 +156,7 @@ export function squashedUntilOf(listed: readonly Listed[], view: BranchView): Ma
   const until = new Map<string, number>();
   for (const e of listed) {
     if (e.branch === null || isVisible(e, view)) continue;
-    until.set(e.branch, Math.max(e.seconds, until.get(e.branch) ?? Number.NEGATIVE_INFINITY));
+    until.set(e.branch, Math.max(e.millis, until.get(e.branch) ?? Number.NEGATIVE_INFINITY));
   }
   return until;
 }

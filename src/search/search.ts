@@ -179,7 +179,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };
 
   const places = meta.places.map(([branch, commit]) => ({ branch, commit }));
-  const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), seconds: row.time }));
+  const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), millis: row.millis }));
   const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
@@ -197,7 +197,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    if (!visiblePlace[place] && !(attrs.time(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY))) return 0;
+    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;
     return boosts[type] ?? 1;

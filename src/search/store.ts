@@ -10,18 +10,18 @@ import { TermFilter } from './term-filter.js';
  *
  *   meta.json     what the index covers (journal tip, document count) and the small tables:
  *                 places (branch, commit), edits (retract/amend/supersede), commit rewrites
- *   attrs.bin     one fixed-size record per document: place, time, type, where its record is
+ *   attrs.bin     one fixed-size record per document: place, time (s, and ms), type, where its record is
  *   docs.jsonl    the stored records results are shown from, read by offset
  *   delta-<n>.json  MiniSearch over the documents appended since bulk n was built
  *   bulk-<n>/     the term shards of the bulk (segments.ts)
- *   listed.tsv    id, place and time of each decision, rejection and preference: what the tracked
+ *   listed.tsv    id, place and time (ms) of each decision, rejection and preference: what the tracked
  *                 decision files can list, read only to see which merges left no ancestry
  *
  * Appends go to attrs.bin and docs.jsonl first and meta.json last (by rename), so a reader that
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 10; // 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
+export const INDEX_FORMAT = 11; // 11: times to the millisecond for squash boundaries (attrs, listed.tsv); 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -50,6 +50,8 @@ export interface DocAttrs {
   place: number;
   /** Seconds since the epoch. */
   time: number;
+  /** The milliseconds past that second: where a squash merge's boundary falls (visibility.ts). */
+  milli: number;
   type: number;
   offset: number;
   length: number;
@@ -105,6 +107,7 @@ export function encodeAttrs(list: readonly DocAttrs[]): Buffer {
     buf.writeUInt32LE(a.offset, at + 8);
     buf.writeUInt32LE(a.length, at + 12);
     buf.writeUInt8(a.type, at + 16);
+    buf.writeUInt16LE(a.milli, at + 18);
   });
   return buf;
 }
@@ -124,6 +127,8 @@ export class AttrTable {
   place = (o: number): number => this.view.getUint32(o * ATTR_BYTES, true);
   time = (o: number): number => this.view.getUint32(o * ATTR_BYTES + 4, true);
   type = (o: number): number => this.bytes[o * ATTR_BYTES + 16] as number;
+  /** The time in milliseconds since the epoch. */
+  millis = (o: number): number => this.time(o) * 1000 + this.view.getUint16(o * ATTR_BYTES + 18, true);
   location = (o: number): { offset: number; length: number } => ({ offset: this.view.getUint32(o * ATTR_BYTES + 8, true), length: this.view.getUint32(o * ATTR_BYTES + 12, true) });
 }
 
@@ -164,13 +169,14 @@ async function truncateTo(path: string, size: number): Promise<void> {
 export interface ListedRow {
   id: string;
   place: number;
-  time: number;
+  /** Milliseconds since the epoch. */
+  millis: number;
 }
 
 export async function appendListed(dir: string, rows: readonly ListedRow[]): Promise<void> {
   if (rows.length === 0) return;
   await mkdir(dir, { recursive: true });
-  await appendFile(file(dir, 'listed.tsv'), rows.map((r) => `${r.id}\t${r.place}\t${r.time}\n`).join(''));
+  await appendFile(file(dir, 'listed.tsv'), rows.map((r) => `${r.id}\t${r.place}\t${r.millis}\n`).join(''));
 }
 
 /** The rows for these ids (a row appended twice by an interrupted update reads as one). */
@@ -183,8 +189,8 @@ export async function readListed(dir: string, ids: ReadonlySet<string>): Promise
     const stop = end === -1 ? text.length : end;
     const tab = text.indexOf('\t', start);
     if (tab !== -1 && tab < stop && ids.has(text.slice(start, tab))) {
-      const [id, place, time] = text.slice(start, stop).split('\t');
-      rows.set(id as string, { id: id as string, place: Number(place), time: Number(time) });
+      const [id, place, millis] = text.slice(start, stop).split('\t');
+      rows.set(id as string, { id: id as string, place: Number(place), millis: Number(millis) });
     }
     start = stop + 1;
   }

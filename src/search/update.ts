@@ -11,7 +11,7 @@ import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
 import { PERMANENT } from '../projections/fold.js';
-import { secondsOf } from '../projections/visibility.js';
+import { millisOf } from '../projections/visibility.js';
 import { analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
@@ -158,9 +158,10 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
     for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
     if (!isIndexed(e)) continue;
     docs.push(storedDoc(e));
-    const at = { place: placeOf(e), time: secondsOf(e.ts) };
-    attrs.push({ ...at, type: typeCode(e.type) as number });
-    if (PERMANENT.has(e.type)) listed.push({ id: e.id, ...at });
+    const millis = Math.max(0, millisOf(e.ts)); // before 1970 or unreadable: the epoch
+    const place = placeOf(e);
+    attrs.push({ place, time: Math.floor(millis / 1000), milli: millis % 1000, type: typeCode(e.type) as number });
+    if (PERMANENT.has(e.type)) listed.push({ id: e.id, place, millis });
   }
   return { docs, attrs, listed };
 }

@@ -5,7 +5,7 @@ import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewritesFrom, sameNameCommitsToCheck, secondsOf, squashedUntilOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, sameNameCommitsToCheck, squashedUntilOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -13,7 +13,7 @@ import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, rewr
  * fork points are followed by commits HEAD does not have.
  */
 export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
-  const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ branch: e.branch, commit: e.commit, seconds: secondsOf(e.ts) }));
+  const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ branch: e.branch, commit: e.commit, millis: millisOf(e.ts) }));
   return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
 }
 
@@ -180,13 +180,13 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   const until = new Map<string, number>();
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
     const ids = await listing;
-    if (ids.size > 0) for (const [name, seconds] of squashedUntilOf(await options.listed(ids), view)) until.set(name, seconds);
+    if (ids.size > 0) for (const [name, millis] of squashedUntilOf(await options.listed(ids), view)) until.set(name, millis);
   }
   // What the branch HEAD's branch was made from had decided by then came with it, though its
   // fork commit is that branch's until its next commit: main's decision, then `git switch -c
   // feat`, stays on feat after main moves on.
   const origin = !options.at && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
-  if (origin && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.seconds));
+  if (origin && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
   if (until.size > 0) view.squashedUntil = until;
   return view;
 }
@@ -195,20 +195,23 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
  * The branch `branch` was made from, and when, as the reflogs tell it: its own first entry
  * ("branch: Created from main", or "Created from HEAD" with HEAD's "checkout: moving from main
  * to feat" at the same commit). Null when they do not say (a branch fetched, a reflog expired).
+ * A reflog keeps whole seconds: what was recorded within the second the branch was made counts
+ * as before it.
  */
-async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; seconds: number } | null> {
+async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; millis: number } | null> {
   const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
   const first = REFLOG_ENTRY.exec(log.split('\n', 1)[0] ?? '');
   if (!first) return null;
   const [, , start, seconds, message] = first as unknown as [string, string, string, string, string];
   const named = /^branch: Created from (?!HEAD$)(?:refs\/heads\/)?(\S+)$/.exec(message)?.[1];
-  if (named) return { from: named, seconds: Number(seconds) };
+  const millis = Number(seconds) * 1000 + 999;
+  if (named) return { from: named, millis };
   if (message !== 'branch: Created from HEAD') return null;
   for (const head of await headLogs()) {
     for (const line of head.split('\n')) {
       const entry = REFLOG_ENTRY.exec(line);
       const from = entry && /^checkout: moving from (\S+) to (\S+)$/.exec(entry[4] as string);
-      if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, seconds: Number(seconds) };
+      if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, millis };
     }
   }
   return null;

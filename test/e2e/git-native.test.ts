@@ -371,7 +371,6 @@ describe('git hooks next to the user\'s own', () => {
     cortex(dir, ['projections', '--write']);
     g(dir, 'add', '-A');
     g(dir, 'commit', '-qm', 'webhook queue');
-    await new Promise((r) => setTimeout(r, 1100)); // event times are compared in whole seconds
     remember(dir, 'Sign webhook payloads with Ed25519', '-t', 'decision');
     work('signing.txt');
 
