@@ -221,8 +221,9 @@ async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<
 const REFLOG_ENTRY = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) .*? (\d+) [+-]\d{4}\t(.*)$/;
 
 /**
- * The rewrites git runs no hook for: a branch squashed by `git reset --soft <base>` and a new
- * commit of the same tree (or the last commit undone with `reset --soft HEAD~1` and made again).
+ * The rewrites git runs no hook for: a branch squashed by `git reset --soft <base>` (or several
+ * resets in a row) and a new commit of the same tree (or the last commit undone with `reset
+ * --soft HEAD~1` and made again).
  * The branch's reflog tells it: a reset from T, then a commit on where it moved to, whose tree is
  * T's. Each commit the reset left behind is then rewritten to that commit, as a squash in
  * `rebase -i` would be. Asked only of branches with memory at commits HEAD's history lacks, and
@@ -239,7 +240,8 @@ async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors
     for (const line of log.split('\n')) {
       const [from = '', to = ''] = line.split(' ', 2);
       const message = line.slice(line.indexOf('\t') + 1);
-      if (message.startsWith('reset: moving to ')) reset = from === to ? reset : { from, to };
+      // Resets in a row ("HEAD~1", and again) are one: from where the first left.
+      if (message.startsWith('reset: moving to ')) reset = from === to ? reset : { from: resetFrom(reset, from), to };
       else if (reset && from === reset.to && /^commit\b/.test(message)) {
         pairs.push({ from: reset.from, to });
         reset = null;
@@ -257,6 +259,9 @@ async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors
   }
   return extended;
 }
+
+/** Where a reset from `from` started: where the reset before it started, when it moved here. */
+const resetFrom = (previous: { from: string; to: string } | null, from: string): string => (previous?.to === from ? previous.from : from);
 
 /**
  * Memory none of whose recorded commits this repository has: imported from another repository

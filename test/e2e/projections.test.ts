@@ -356,6 +356,21 @@ describe('branch alignment', () => {
     expect(decisions(dir).sort()).toEqual(both);
   });
 
+  it('a squash made of two resets (HEAD~1, then HEAD~1 again) and one commit keeps the decisions of both commits it replaced', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    commit(dir, { 'a.ts': 'export {}\n' }, 'c1');
+    remember(dir, 'Parse the feed with a streaming reader', '-t', 'decision');
+    commit(dir, { 'b.ts': 'export {}\n' }, 'c2');
+    remember(dir, 'Retry the feed with exponential backoff', '-t', 'decision');
+    commit(dir, { 'c.ts': 'export {}\n' }, 'c3');
+    git(dir, 'reset', '-q', '--soft', 'HEAD~1');
+    git(dir, 'reset', '-q', '--soft', 'HEAD~1');
+    git(dir, 'commit', '-q', '-m', 'c2 and c3, squashed');
+    expect(decisions(dir).sort()).toEqual(['Parse the feed with a streaming reader', 'Retry the feed with exponential backoff']);
+  });
+
   it('a rebase stopped on a conflict shows the memory of the branch being rebased, its commits not yet replayed included', () => {
     const dir = tempRepo({ files: { 'code.txt': 'base\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
