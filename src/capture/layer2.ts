@@ -163,7 +163,7 @@ const SO_NOW_FIX = all(
   (m) => !/\bso\s+(?:i|we|let's|let me)\b/.test(m),
 );
 
-const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+.*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
+const PREFERENCE_ACK = /^(?:understood|got it|noted|will do|sure thing)\s*[:,;!—–-]\s+(?!here (?:is|are)\b).*\b(?:always|never|every|all|from now on|going forward|no more|each)\b/;
 
 const CHECKED_WORK = /\s(?:(?:is|are|now) )?(?:complete|completed|done|finished|fixed|resolved|shipped|merged|deployed|released|passing|passes|pass|green)\W*$|^(?:✅|✔️?)\s*(?:[*_]{2})?\s*(?:done|completed|finished|added|fixed|implemented|created|built|wrote|written|updated|removed|deleted|migrated|refactored|renamed|moved|replaced|installed|configured|converted|extracted|wired|enabled|disabled|upgraded|bumped|cleaned|rewrote|ported|split|merged|deployed|released|set up)\b/;
 
@@ -434,7 +434,7 @@ const STATUS = /\b(?:is|are) now (?:ready|complete|completed|done|finished|live|
  * prediction ("once tonight's run finishes, stage 14 should…"). A cue may still read a choice in
  * "I'll go with X"; the model, reading words rather than shapes, would read the step as done.
  */
-const NOT_YET = /\b(?:i'll|i will|i'm going to|we'll|we will|let me|let's|should)\b|\bnext(?:\s*[.,;!]|$)/;
+const NOT_YET = /\b(?:i'll|i will|i'm going to|we'll|we will|let me|let's|should|i'd expect|i would expect|i expect)\b|\bnext(?:\s*[.,;!]|$)/;
 
 /** Below what a cue earns: a reading of the whole sentence, right about four times in five on unseen sessions. */
 const MODEL_CONFIDENCE = 0.66;
@@ -503,6 +503,11 @@ const USER_PREFERENCE = /^i like\b[^.;?]{2,60},\s*not\b|\b(?:i prefer|i'd prefer
  */
 const USER_CONVENTION = /\bwe (?:use|prefer|write|run|deploy|build|test|format|stick (?:to|with)|go with)\b[^.;?]{1,60}?,\s*(?:not|never|no)\b|[—–]\s*(?:always|never|everywhere|no exceptions)\W*$/i;
 
+/** A user reporting what breaks ("cover uploads die for anything over ~8mb") states no rule. */
+const FAILURE_REPORTED = /\b(?:die|dies|died|crash(?:es|ed)?|breaks|broke|hangs|hung|times out|timed out|errors? out|blows? up|(?:is|are) broken|stopped working|(?:doesn't|don't|isn't|aren't) working|(?:doesn't|don't) work)\b/;
+const RULE_WORDS = /\b(?:always|never|don't|do not|please|should|must|want|prefer|make sure|has to|have to|need to|keep|stick (?:to|with)|avoid|only|we (?:use|run|go with|stay))\b/;
+const reportsFailure = (m: string): boolean => FAILURE_REPORTED.test(m) && !RULE_WORDS.test(m);
+
 /**
  * Users state preferences in their own prompts ("always use pnpm, never npm"). A sentence no
  * pattern reads is offered to the preference model, unless it asks for something for now only.
@@ -513,7 +518,7 @@ export function extractUserPreferences(text: string, ts: string): Candidate[] {
     const m = withApostrophes(sentence.masked.replace(/[‘’]/g, "'"));
     if (QUESTION.test(m) || /^(?:if|should|could|would|can|do|does)\b/i.test(m)) continue;
     const ruled = USER_PREFERENCE.test(m) || USER_CONVENTION.test(m) || standingInstruction(m);
-    if (!ruled && (FOR_NOW.test(m.toLowerCase()) || readPreferenceWithModel(sentence.text) === null)) continue;
+    if (!ruled && (FOR_NOW.test(m.toLowerCase()) || reportsFailure(m.toLowerCase()) || readPreferenceWithModel(sentence.text) === null)) continue;
     out.push({ type: 'preference_noted', content: tidy(sentence.text), confidence: ruled ? 0.8 : 0.7, provenance: ruled ? 'layer2:user-preference' : 'layer2:user-model', meta: {}, ts });
   }
   return out;

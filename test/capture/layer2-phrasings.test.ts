@@ -465,3 +465,31 @@ describe('a fix told by its symptom being gone', () => {
     expect(typesOf('The depth error is still there after moving the reset.')).toEqual([]);
   });
 });
+
+describe('a change to what code does is no symptom gone; a wrong step and what runs now is a fix', () => {
+  it('reads "the controller no longer writes X" as the change it is, not a fix', () => {
+    expect(typesOf('`For(&BackupSchedule{})` now gets a generation predicate, and the controller no longer writes `LastReconcileTime`.')).not.toContain('error_resolved');
+  });
+
+  it.each([
+    'The header probe was reading `schemaVersion` only, so every v2 save skipped the migration; it now falls back to the old `version` field and all four `SaveMigrationTests` pass.',
+    'With `fill_nan(None)` applied on read, the 251 mismatched `avg_basket` rows are gone and all 9 columns match the baseline.',
+  ])('reads %j as a fix', (text) => {
+    expect(typesOf(text)).toEqual(['error_resolved']);
+  });
+});
+
+describe('what is no memory: a list introduced after "Noted", a prediction, a user reporting what breaks', () => {
+  it('reads no preference in "Noted, here are all three from the runs:"', () => {
+    expect(typesOf('Noted, here are all three from the 6a runs:')).toEqual([]);
+  });
+
+  it('reads no rejection in a prediction still to be checked', () => {
+    expect(typesOf("I'd expect the stall to be gone, but it needs a long soak on the board to be sure.")).toEqual([]);
+  });
+
+  it('reads no preference in a user reporting a failure, and still one in a rule that gives a failure as its reason', () => {
+    expect(memories(user('cover uploads on the book form die for anything over ~8mb.'))).toEqual([]);
+    expect(memories(user('we keep the framework static, dynamic broke the crashlytics dsym upload last time')).map((c) => c.type)).toEqual(['preference_noted']);
+  });
+});
