@@ -4,7 +4,8 @@ import { deniedPath } from '../errors.js';
 import { refreshProjections } from '../workspace/refresh.js';
 import { startInBackground } from '../background.js';
 import { writeHookLog } from '../claude/hook-log.js';
-import { cortexDir, discoverRepo, hasGitState, readAuthor, readGitConfig, type Repo } from '../git/repo.js';
+import { cortexDir, discoverRepo, hasGitState, readAuthor, readGitConfig, readHead, type Repo } from '../git/repo.js';
+import { recordFork } from '../workspace/fork-records.js';
 import { runGit } from '../git/run-git.js';
 import { append, buildEvents, captureContext, openJournal, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
@@ -100,12 +101,19 @@ async function droppedByRebase(repo: Repo, rewritten: ReadonlyMap<string, string
   return out;
 }
 
+async function noteForkOfHead(repo: Repo): Promise<void> {
+  const { branch } = await readHead(repo);
+  if (branch) await recordFork(repo, branch).catch(() => false);
+}
+
 async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> {
   const journal = () => openJournal(repo);
   switch (name) {
     case 'post-checkout':
       // Third argument: 1 for a branch checkout, 0 for checking out files.
       if (io.args[2] !== '1') return '';
+      // The checkout that makes a branch: where the journal stands now is what came with it.
+      await noteForkOfHead(repo);
       return refreshIfJournal(await journal(), { files: false });
     case 'post-merge': {
       // `git merge --squash` stages the merge without committing it: HEAD has not moved, and

@@ -52,6 +52,12 @@ export interface BranchView {
    */
   squashedUntil?: ReadonlyMap<string, number>;
   /**
+   * What the branch HEAD's branch was made from had recorded at the fork commit when it was made
+   * (the journal's order says, fork-records.ts): events at `place` came with the branch, except
+   * those recorded there since (`since`).
+   */
+  origin?: { place: Place; since: ReadonlySet<string> };
+  /**
    * Commits this repository has, outside HEAD's history, at which events were recorded on a
    * branch of HEAD's branch's name: another line of history by that name (a branch deleted and
    * made again, a teammate's branch of the same name that was fetched, work reset away). Events
@@ -131,7 +137,13 @@ function isOnLine(event: Place, view: BranchView): boolean {
  * Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`).
  * The time is parsed only for events of a squashed branch: this runs over the whole journal.
  */
-export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view) || squashedIn(e, view));
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view) || squashedIn(e, view) || fromOrigin(e, view));
+
+/** Recorded where HEAD's branch was made, on the branch it was made from, before it was made. */
+function fromOrigin(e: Place & { id: string }, view: BranchView): boolean {
+  const origin = view.origin;
+  return origin !== undefined && e.branch === origin.place.branch && e.commit === origin.place.commit && !origin.since.has(e.id);
+}
 
 function squashedIn(e: CortexEvent, view: BranchView): boolean {
   const until = e.branch === null ? undefined : view.squashedUntil?.get(e.branch);
@@ -146,7 +158,7 @@ function squashedIn(e: CortexEvent, view: BranchView): boolean {
 export const millisOf = (ts: string): number => Date.parse(ts) || 0;
 
 /** An event a tracked file at HEAD lists: where and when (milliseconds) it was recorded. */
-export type Listed = Place & { millis: number };
+export type Listed = Place & { id: string; millis: number };
 
 /**
  * `squashedUntil` from the listed events that are not visible by ancestry: per branch, the time
@@ -155,7 +167,7 @@ export type Listed = Place & { millis: number };
 export function squashedUntilOf(listed: readonly Listed[], view: BranchView): Map<string, number> {
   const until = new Map<string, number>();
   for (const e of listed) {
-    if (e.branch === null || isVisible(e, view)) continue;
+    if (e.branch === null || isVisible(e, view) || fromOrigin(e, view)) continue;
     until.set(e.branch, Math.max(e.millis, until.get(e.branch) ?? Number.NEGATIVE_INFINITY));
   }
   return until;

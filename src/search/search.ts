@@ -179,13 +179,14 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   if (!meta || !attrs) return { hits: [], plan, stale: true, indexed: 0, conceptDocs: plan.concepts.map(() => 0), hybrid: false };
 
   const places = meta.places.map(([branch, commit]) => ({ branch, commit }));
-  const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), millis: row.millis }));
+  const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), id: row.id, millis: row.millis }));
   const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
   const squashedUntil = places.map((place, i) => (visiblePlace[i] || place.branch === null ? undefined : view.squashedUntil?.get(place.branch)));
+  const origin = originIn(view, places, visiblePlace, attrs, docReader(update.dir, attrs));
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
-  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashedUntil[i] !== undefined));
+  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashedUntil[i] !== undefined || i === origin.place));
 
   const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
   const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
@@ -197,7 +198,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY))) return 0;
+    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY)) && !(place === origin.place && !origin.since.has(o))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;
     return boosts[type] ?? 1;
@@ -291,6 +292,22 @@ function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candid
 type DocReader = (ordinals: readonly number[]) => Map<number, StoredDoc>;
 
 /** Stored records by ordinal, each read from disk once however often it is asked for. */
+/**
+ * The place HEAD's branch was made at, on the branch it was made from (`view.origin`), when it is
+ * not in view by itself, with the ordinals of what was recorded there since: read by id, from
+ * the few documents of that one place.
+ */
+function originIn(view: BranchView, places: readonly Place[], visiblePlace: readonly boolean[], attrs: AttrTable, read: DocReader): { place: number; since: ReadonlySet<number> } {
+  const origin = view.origin;
+  const place = origin ? places.findIndex((p) => p.branch === origin.place.branch && p.commit === origin.place.commit) : -1;
+  if (!origin || place < 0 || visiblePlace[place]) return { place: -1, since: new Set() };
+  const here: number[] = [];
+  for (let o = 0; o < attrs.count; o++) if (attrs.place(o) === place) here.push(o);
+  const since = new Set<number>();
+  if (origin.since.size > 0) for (const [o, doc] of read(here)) if (origin.since.has(doc.id)) since.add(o);
+  return { place, since };
+}
+
 function docReader(dir: string, attrs: AttrTable): DocReader {
   const known = new Map<number, StoredDoc>();
   return (ordinals) => {

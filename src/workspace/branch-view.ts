@@ -4,6 +4,7 @@ import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
+import { creationLine, journalAtFork, recordedAfter } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
 import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, sameNameCommitsToCheck, squashedUntilOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place } from '../projections/visibility.js';
 
@@ -13,7 +14,7 @@ import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, mill
  * fork points are followed by commits HEAD does not have.
  */
 export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState } = {}): Promise<BranchView & { head: HeadState }> {
-  const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ branch: e.branch, commit: e.commit, millis: millisOf(e.ts) }));
+  const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ id: e.id, branch: e.branch, commit: e.commit, millis: millisOf(e.ts) }));
   return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
 }
 
@@ -178,15 +179,22 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     if (reverted.length > 0) view.reverted = reverted;
   }
   const until = new Map<string, number>();
-  if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
-    const ids = await listing;
-    if (ids.size > 0) for (const [name, millis] of squashedUntilOf(await options.listed(ids), view)) until.set(name, millis);
-  }
   // What the branch HEAD's branch was made from had decided by then came with it, though its
   // fork commit is that branch's until its next commit: main's decision, then `git switch -c
-  // feat`, stays on feat after main moves on.
+  // feat`, stays on feat after main moves on. Where this clone saw the branch made, the
+  // journal's order says what came before; else the reflog's time does.
   const origin = !options.at && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
-  if (origin && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+  if (origin && branch && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) {
+    const fork = await journalAtFork(repo, branch, origin.created);
+    const place = { branch: origin.from, commit: origin.start };
+    if (fork) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
+    else until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+  }
+  // A squash merge's listed decisions that came with the fork are no sign of one.
+  if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
+    const ids = await listing;
+    if (ids.size > 0) for (const [name, millis] of squashedUntilOf(await options.listed(ids), view)) until.set(name, Math.max(until.get(name) ?? Number.NEGATIVE_INFINITY, millis));
+  }
   if (until.size > 0) view.squashedUntil = until;
   return view;
 }
@@ -198,20 +206,20 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
  * A reflog keeps whole seconds: what was recorded within the second the branch was made counts
  * as before it.
  */
-async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; millis: number } | null> {
-  const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
-  const first = REFLOG_ENTRY.exec(log.split('\n', 1)[0] ?? '');
+async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; start: string; millis: number; created: string } | null> {
+  const created = await creationLine(repo, branch);
+  const first = REFLOG_ENTRY.exec(created);
   if (!first) return null;
   const [, , start, seconds, message] = first as unknown as [string, string, string, string, string];
   const named = /^branch: Created from (?!HEAD$)(?:refs\/heads\/)?(\S+)$/.exec(message)?.[1];
   const millis = Number(seconds) * 1000 + 999;
-  if (named) return { from: named, millis };
+  if (named) return { from: named, start, millis, created };
   if (message !== 'branch: Created from HEAD') return null;
   for (const head of await headLogs()) {
     for (const line of head.split('\n')) {
       const entry = REFLOG_ENTRY.exec(line);
       const from = entry && /^checkout: moving from (\S+) to (\S+)$/.exec(entry[4] as string);
-      if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, millis };
+      if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, start, millis, created };
     }
   }
   return null;

@@ -979,3 +979,29 @@ describe('decision diffs and blame', () => {
     for (const target of ['src/nosuch.ts', 'src/retry.ts:99']) expect(cortex(dir, ['blame-decision', target])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: git blame .* failed: .+\n$/) });
   });
 });
+
+describe('branch alignment when event times say nothing (transcripts replayed later, or all stamped alike)', () => {
+  /** A Stop hook on a transcript of one assistant line stamped `ts`, as a harness replaying fixtures runs it. */
+  const stopWith = (dir: string, session: string, text: string, ts = '2025-01-15T10:00:00.000Z') => {
+    const transcript = join(tempDir(), `${session}.jsonl`);
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', sessionId: session, cwd: dir, timestamp: ts, message: { id: `m-${session}`, role: 'assistant', content: [{ type: 'text', text }] } })}\n`);
+    expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) }).code).toBe(0);
+  };
+
+  it("a branch keeps what main decided before it was made, and not what main decided at the same commit after, by the journal's order", () => {
+    const { g, dir } = initializedRepo();
+    stopWith(dir, 's1', '[MEMORY: decision] Use Postgres for storage.');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    g(dir, 'checkout', '-q', 'main');
+    stopWith(dir, 's2', '[MEMORY: decision] Use Kafka for events.');
+    writeFileSync(join(dir, 'm.txt'), 'main moves on');
+    g(dir, 'add', 'm.txt');
+    g(dir, 'commit', '-qm', 'main moves on');
+    g(dir, 'checkout', '-q', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Use Postgres for storage.']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Kafka events']).map((h) => h.content)).toEqual([]);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Postgres storage']).map((h) => h.content)).toEqual(['Use Postgres for storage.']);
+    g(dir, 'checkout', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual(['Use Kafka for events.', 'Use Postgres for storage.']);
+  });
+});

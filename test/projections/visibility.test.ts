@@ -27,7 +27,7 @@ describe('squash boundaries', () => {
   it('draws the line to the millisecond: a decision recorded in the same second after the last one the squash lists stays on its branch', () => {
     const listed = event('queue in redis streams', '2026-03-02T10:00:00.120Z');
     const later = event('sign payloads with ed25519', '2026-03-02T10:00:00.870Z');
-    const until = squashedUntilOf([{ branch: listed.branch, commit: listed.commit, millis: Date.parse(listed.ts) }], main);
+    const until = squashedUntilOf([{ id: listed.id, branch: listed.branch, commit: listed.commit, millis: Date.parse(listed.ts) }], main);
     expect(until.get('feature')).toBe(Date.parse(listed.ts));
     const view = { ...main, squashedUntil: until };
     expect(visibleEvents([listed, later], view).map((e) => e.id)).toEqual(['queue in redis streams']);
@@ -36,7 +36,7 @@ describe('squash boundaries', () => {
   it('brings what the branch recorded up to the listed decision, learnings included, however close in time', () => {
     const learned = { ...event('the provider retries for three days', '2026-03-02T10:00:00.119Z'), type: 'knowledge_acquired' as const };
     const listed = event('queue in redis streams', '2026-03-02T10:00:00.120Z');
-    const view = { ...main, squashedUntil: squashedUntilOf([{ branch: 'feature', commit: squashed, millis: Date.parse(listed.ts) }], main) };
+    const view = { ...main, squashedUntil: squashedUntilOf([{ id: listed.id, branch: "feature", commit: squashed, millis: Date.parse(listed.ts) }], main) };
     expect(visibleEvents([learned, listed], view)).toHaveLength(2);
   });
 });

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readRef } from '../git/refs.js';
+import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
+import { runGit } from '../git/run-git.js';
+import { journalRef } from '../journal/journal.js';
+import type { Place } from '../projections/visibility.js';
+import { writeIfChanged } from '../write-if-changed.js';
+
+/**
+ * Where the journal stood when each branch was made, as this clone saw it happen (post-checkout
+ * writes it on the checkout that creates a branch). What the branch a new one was made from had
+ * recorded at the fork commit by then comes with the new branch; what it records there later
+ * does not. The journal's order says which is which; event times cannot: a transcript replayed
+ * later, or several stamped alike, carries times that say nothing of when it was recorded, and a
+ * reflog keeps only whole seconds.
+ *
+ * Kept in `.git/cortex/forks.json`: branch → the branch reflog's first line (which names the
+ * creation, so a branch deleted and made again is not mistaken for the old one) and the journal
+ * commit then (null for an empty journal).
+ */
+interface ForkRecord {
+  created: string;
+  journal: string | null;
+}
+
+const forksFile = (repo: Repo): string => join(cortexDir(repo), 'forks.json');
+const branchLog = (repo: Repo, branch: string): string => join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/'));
+
+async function readForks(repo: Repo): Promise<Record<string, ForkRecord>> {
+  try {
+    return JSON.parse(await readFile(forksFile(repo), 'utf8')) as Record<string, ForkRecord>;
+  } catch {
+    return {};
+  }
+}
+
+/** A branch's first reflog line, its creation ("… branch: Created from main"); '' when it has none. */
+export async function creationLine(repo: Repo, branch: string): Promise<string> {
+  return ((await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).split('\n', 1)[0] ?? '').trim();
+}
+
+/** On the checkout that made `branch` (its reflog has only its creation): note where the journal stands. */
+export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
+  const log = (await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).trim();
+  if (!log || log.includes('\n') || !/\tbranch: Created from /.test(log)) return false;
+  const forks = await readForks(repo);
+  if (forks[branch]?.created === log) return false;
+  forks[branch] = { created: log, journal: await readRef(repo.commonDir, journalRef(await readGitConfig(repo))) };
+  return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
+}
+
+/** The journal commit when `branch` was made, if this clone saw it made (`created`: its reflog's first line). */
+export async function journalAtFork(repo: Repo, branch: string, created: string): Promise<{ journal: string | null } | undefined> {
+  const record = (await readForks(repo))[branch];
+  return record && record.created === created.trim() ? { journal: record.journal } : undefined;
+}
+
+/** git's empty tree: what the journal held before its first commit. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * The ids of events recorded at `place` that the journal gained after `since`: the lines its
+ * shards gained, as `git diff` tells them. Only lines naming the place's commit are parsed.
+ */
+export async function recordedAfter(repo: Repo, since: string | null, place: Place): Promise<Set<string>> {
+  const ref = journalRef(await readGitConfig(repo));
+  const ids = new Set<string>();
+  if (!place.commit) return ids;
+  const result = await runGit(['diff', '--no-color', '--no-renames', '--no-ext-diff', '-U0', since ?? EMPTY_TREE, ref, '--', 'events/'], { cwd: repo.workTree ?? repo.gitDir });
+  for (const line of result.stdout.split('\n')) {
+    if (!line.startsWith('+{') || !line.includes(place.commit)) continue;
+    try {
+      const event = JSON.parse(line.slice(1)) as { id?: unknown; branch?: unknown; commit?: unknown };
+      if (typeof event.id === 'string' && event.branch === place.branch && event.commit === place.commit) ids.add(event.id);
+    } catch {
+      // a line cut short: not an event
+    }
+  }
+  return ids;
+}
