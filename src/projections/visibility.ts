@@ -52,6 +52,13 @@ export interface BranchView {
    */
   squashedUntil?: ReadonlyMap<string, number>;
   /**
+   * branch name → what a merge without ancestry brought of it, by where its work stood: every
+   * commit older than one whose memory HEAD's tracked files list (`before`), and at such a
+   * commit, what was recorded up to the latest listed there (`at`: commit, '' for none → time).
+   * Times decide only at those commits: replayed transcripts may all carry one time.
+   */
+  squashed?: ReadonlyMap<string, SquashedBranch>;
+  /**
    * What the branch HEAD's branch was made from had recorded at the fork commit when it was made
    * (the journal's order says, fork-records.ts): events at `place` came with the branch, except
    * those recorded there since (`since`).
@@ -146,8 +153,33 @@ function fromOrigin(e: Place & { id: string }, view: BranchView): boolean {
 }
 
 function squashedIn(e: CortexEvent, view: BranchView): boolean {
-  const until = e.branch === null ? undefined : view.squashedUntil?.get(e.branch);
-  return until !== undefined && millisOf(e.ts) <= until;
+  const limit = squashLimit(e, view);
+  return limit !== undefined && millisOf(e.ts) <= limit;
+}
+
+export interface SquashedBranch {
+  at: ReadonlyMap<string, number>;
+  /** Null when git could not say (a listed commit gone): then the latest time listed decides everywhere. */
+  before: ReadonlySet<string> | null;
+}
+
+/**
+ * Up to when (ms) what was recorded at `place` came to HEAD's line without ancestry; undefined
+ * when nothing of it did. Infinity for a commit older than one a squash listed memory at.
+ */
+export function squashLimit(place: Place, view: BranchView): number | undefined {
+  if (place.branch === null) return undefined;
+  const squashed = view.squashed?.get(place.branch);
+  const limits: number[] = [];
+  if (squashed) {
+    const commit = place.commit ?? '';
+    if (squashed.before === null) limits.push(Math.max(...squashed.at.values()));
+    else if (squashed.before.has(commit)) return Number.POSITIVE_INFINITY;
+    else if (squashed.at.has(commit)) limits.push(squashed.at.get(commit) as number);
+  }
+  const until = view.squashedUntil?.get(place.branch);
+  if (until !== undefined) limits.push(until);
+  return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
 /**
@@ -161,16 +193,20 @@ export const millisOf = (ts: string): number => Date.parse(ts) || 0;
 export type Listed = Place & { id: string; millis: number };
 
 /**
- * `squashedUntil` from the listed events that are not visible by ancestry: per branch, the time
- * of the latest. Empty when everything listed is visible already, the usual case.
+ * From the listed events that are not visible by ancestry: per branch, per commit they were
+ * recorded at ('' for none), the time of the latest. Empty when everything listed is visible
+ * already, the usual case. The shell then asks git which of the branch's other commits are older.
  */
-export function squashedUntilOf(listed: readonly Listed[], view: BranchView): Map<string, number> {
-  const until = new Map<string, number>();
+export function squashedAtOf(listed: readonly Listed[], view: BranchView): Map<string, Map<string, number>> {
+  const at = new Map<string, Map<string, number>>();
   for (const e of listed) {
     if (e.branch === null || isVisible(e, view) || fromOrigin(e, view)) continue;
-    until.set(e.branch, Math.max(e.millis, until.get(e.branch) ?? Number.NEGATIVE_INFINITY));
+    const commits = at.get(e.branch) ?? new Map<string, number>();
+    const commit = e.commit ?? '';
+    commits.set(commit, Math.max(e.millis, commits.get(commit) ?? Number.NEGATIVE_INFINITY));
+    at.set(e.branch, commits);
   }
-  return until;
+  return at;
 }
 
 /** The other branches with events from before their first commit: the shell asks git their roots. */

@@ -2,7 +2,7 @@ import { startInBackground } from '../background.js';
 import type { EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
-import { isVisible, type BranchView, type Place } from '../projections/visibility.js';
+import { isVisible, squashLimit, type BranchView, type Place } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
 import { existsSync } from 'node:fs';
 import { readSettings } from '../workspace/settings.js';
@@ -183,7 +183,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
-  const squashedUntil = places.map((place, i) => (visiblePlace[i] || place.branch === null ? undefined : view.squashedUntil?.get(place.branch)));
+  const squashedUntil = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
   const origin = originIn(view, places, visiblePlace, attrs, docReader(update.dir, attrs));
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
   const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashedUntil[i] !== undefined || i === origin.place));

@@ -6,7 +6,7 @@ import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { creationLine, journalAtFork, recordedAfter } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, sameNameCommitsToCheck, squashedUntilOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -193,10 +193,34 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   // A squash merge's listed decisions that came with the fork are no sign of one.
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
     const ids = await listing;
-    if (ids.size > 0) for (const [name, millis] of squashedUntilOf(await options.listed(ids), view)) until.set(name, Math.max(until.get(name) ?? Number.NEGATIVE_INFINITY, millis));
+    if (ids.size > 0) {
+      const at = squashedAtOf(await options.listed(ids), view);
+      if (at.size > 0) view.squashed = await squashedBranches(repo, at, places);
+    }
   }
   if (until.size > 0) view.squashedUntil = until;
   return view;
+}
+
+/**
+ * What squash merges brought, per branch: the commits its memory was recorded at that are older
+ * than one a listed memory was recorded at (one `git rev-list` over the listed commits), besides
+ * those listed commits themselves. Memory recorded before the branch's first commit came too.
+ */
+async function squashedBranches(repo: Repo, at: ReadonlyMap<string, ReadonlyMap<string, number>>, places: readonly Place[]): Promise<Map<string, SquashedBranch>> {
+  const listedCommits = [...new Set([...at.values()].flatMap((commits) => [...commits.keys()].filter(Boolean)))];
+  const older = listedCommits.length === 0 ? new Set<string>() : await runGit(['rev-list', ...listedCommits], { cwd: repo.workTree ?? repo.gitDir }).then((r) => (r.code === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null));
+  const out = new Map<string, SquashedBranch>();
+  for (const [branch, commits] of at) {
+    if (older === null) {
+      out.set(branch, { at: commits, before: null });
+      continue;
+    }
+    const before = new Set<string>(['']);
+    for (const p of places) if (p.branch === branch && p.commit !== null && !commits.has(p.commit) && older.has(p.commit)) before.add(p.commit);
+    out.set(branch, { at: commits, before });
+  }
+  return out;
 }
 
 /**

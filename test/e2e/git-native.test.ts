@@ -1004,4 +1004,19 @@ describe('branch alignment when event times say nothing (transcripts replayed la
     g(dir, 'checkout', '-q', 'main');
     expect(decisionTexts(dir)).toEqual(['Use Kafka for events.', 'Use Postgres for storage.']);
   });
+
+  it('a squash merge brings what was recorded before the commit it squashed, not what was recorded at that commit after, by the commits', () => {
+    const { g, dir } = initializedRepo();
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'f.txt'), 'feature'); // work in progress: the Stop hook writes .cortex/ beside it
+    stopWith(dir, 's1', '[MEMORY: decision] Store blobs in SQLite.');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'feature work');
+    stopWith(dir, 's2', '[MEMORY: decision] Encode messages with Protobuf.');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--squash', 'feature');
+    g(dir, 'commit', '-qm', 'feature (#1)');
+    expect(decisionTexts(dir)).toEqual(['Store blobs in SQLite.']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Protobuf messages']).map((h) => h.content)).toEqual([]);
+  });
 });
