@@ -49,7 +49,7 @@ export async function readRange(repo: Repo, events: readonly CortexEvent[], rang
     const mergeBase = await runGit(['merge-base', base.commit, head.commit], { cwd: repo.workTree ?? repo.gitDir });
     if (mergeBase.code === 0) base = { branch: null, commit: mergeBase.stdout.trim() };
   }
-  const [baseView, headView] = await Promise.all([readBranchView(repo, events, { at: base }), readBranchView(repo, events, { at: head })]);
+  const [baseView, headView] = await Promise.all([readBranchView(repo, events, { at: base, withOrigin: true }), readBranchView(repo, events, { at: head })]);
   const baseVisible = visibleEvents(events, baseView);
   const headVisible = visibleEvents(events, headView);
   const inBase = new Set(baseVisible.map((e) => e.id));
