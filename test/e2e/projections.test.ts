@@ -332,7 +332,8 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Use Postgres for storage']);
   });
 
-  it('a branch squashed with git reset --soft and a new commit keeps its decisions, and brings them to main when merged; work reset away with --hard does not', () => {
+  /** A feature of two commits, a decision recorded after each: what a squash must keep. */
+  const twoDecisionFeature = (): string => {
     const dir = tempRepo({ files: { 'README.md': '# app\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
     git(dir, 'checkout', '-q', '-b', 'feature');
@@ -340,9 +341,14 @@ describe('branch alignment', () => {
     remember(dir, 'Parse the feed with a streaming reader', '-t', 'decision');
     commit(dir, { 'b.ts': 'export {}\n' }, 'c2');
     remember(dir, 'Retry the feed with exponential backoff', '-t', 'decision');
+    return dir;
+  };
+  const both = ['Parse the feed with a streaming reader', 'Retry the feed with exponential backoff'];
+
+  it('a branch squashed with git reset --soft and a new commit keeps its decisions, and brings them to main when merged; work reset away with --hard does not', () => {
+    const dir = twoDecisionFeature();
     git(dir, 'reset', '-q', '--soft', 'main');
     git(dir, 'commit', '-q', '-m', 'feature, squashed');
-    const both = ['Parse the feed with a streaming reader', 'Retry the feed with exponential backoff'];
     expect(decisions(dir).sort()).toEqual(both);
     git(dir, 'checkout', '-q', 'main');
     expect(decisions(dir)).toEqual([]);
@@ -357,18 +363,12 @@ describe('branch alignment', () => {
   });
 
   it('a squash made of two resets (HEAD~1, then HEAD~1 again) and one commit keeps the decisions of both commits it replaced', () => {
-    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
-    cortex(dir, ['init', '--no-claude', '--no-git']);
-    git(dir, 'checkout', '-q', '-b', 'feature');
-    commit(dir, { 'a.ts': 'export {}\n' }, 'c1');
-    remember(dir, 'Parse the feed with a streaming reader', '-t', 'decision');
-    commit(dir, { 'b.ts': 'export {}\n' }, 'c2');
-    remember(dir, 'Retry the feed with exponential backoff', '-t', 'decision');
+    const dir = twoDecisionFeature();
     commit(dir, { 'c.ts': 'export {}\n' }, 'c3');
     git(dir, 'reset', '-q', '--soft', 'HEAD~1');
     git(dir, 'reset', '-q', '--soft', 'HEAD~1');
     git(dir, 'commit', '-q', '-m', 'c2 and c3, squashed');
-    expect(decisions(dir).sort()).toEqual(['Parse the feed with a streaming reader', 'Retry the feed with exponential backoff']);
+    expect(decisions(dir).sort()).toEqual(both);
   });
 
   it('a rebase stopped on a conflict shows the memory of the branch being rebased, its commits not yet replayed included', () => {
