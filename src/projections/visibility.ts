@@ -20,7 +20,7 @@ import type { CortexEvent } from '../events/types.js';
  *
  * Some merges leave no ancestry: a squash merge, a forge's "rebase and merge", a cherry-pick.
  * What they do carry is the tracked decision files, so an event those files list at HEAD came to
- * this line, and with it what its branch did up to then: `squashedUntil`.
+ * this line, and with it what its branch did before it: `squashed`.
  *
  * A merge can also be taken back while its ancestry stays: `git revert -m 1 <merge>` removes the
  * feature's code, and its memory goes with it (`reverted`), until that revert is reverted too.
@@ -46,9 +46,9 @@ export interface BranchView {
    */
   aliases?: ReadonlySet<string>;
   /**
-   * branch name → a time (milliseconds since the epoch): that branch's work up to then reached HEAD's
-   * line without ancestry (a squash merge, say), as HEAD's committed `.cortex/decisions.md` shows
-   * by listing an event the branch recorded then.
+   * branch name → a time (milliseconds since the epoch): that branch's work up to then reached
+   * HEAD's line without ancestry. Only where no better evidence is kept: what the branch HEAD's
+   * branch was made from had recorded by the reflog's time of creation (see `origin`).
    */
   squashedUntil?: ReadonlyMap<string, number>;
   /**

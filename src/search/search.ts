@@ -183,10 +183,10 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
-  const squashedUntil = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
+  const squashLimits = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
   const origin = originIn(view, places, visiblePlace, attrs, docReader(update.dir, attrs));
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
-  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashedUntil[i] !== undefined || i === origin.place));
+  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashLimits[i] !== undefined || i === origin.place));
 
   const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
   const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
@@ -198,7 +198,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashedUntil[place] ?? Number.NEGATIVE_INFINITY)) && !(place === origin.place && !origin.since.has(o))) return 0;
+    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashLimits[place] ?? Number.NEGATIVE_INFINITY)) && !(place === origin.place && !origin.since.has(o))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;
     return boosts[type] ?? 1;

@@ -202,7 +202,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     const ids = await listing;
     if (ids.size > 0) {
       const at = squashedAtOf(await options.listed(ids), view);
-      if (at.size > 0) view.squashed = await squashedBranches(repo, at, places);
+      if (at.size > 0) view.squashed = await squashedBranches(repo, at, places, { commit: head.commit, ancestors });
     }
   }
   if (until.size > 0) view.squashedUntil = until;
@@ -211,12 +211,23 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
 
 /**
  * What squash merges brought, per branch: the commits its memory was recorded at that are older
- * than one a listed memory was recorded at (one `git rev-list` over the listed commits), besides
- * those listed commits themselves. Memory recorded before the branch's first commit came too.
+ * than one a listed memory was recorded at, besides those listed commits themselves. Older: in
+ * the listed commits' history and not HEAD's (one `git rev-list`, as long as the squashed work),
+ * or in HEAD's, where the branch sat before its own first commit. Memory recorded before the
+ * branch's first commit came too.
  */
-async function squashedBranches(repo: Repo, at: ReadonlyMap<string, ReadonlyMap<string, number>>, places: readonly Place[]): Promise<Map<string, SquashedBranch>> {
+async function squashedBranches(repo: Repo, at: ReadonlyMap<string, ReadonlyMap<string, number>>, places: readonly Place[], head: { commit: string | null; ancestors: ReadonlySet<string> }): Promise<Map<string, SquashedBranch>> {
   const listedCommits = [...new Set([...at.values()].flatMap((commits) => [...commits.keys()].filter(Boolean)))];
-  const older = listedCommits.length === 0 ? new Set<string>() : await runGit(['rev-list', ...listedCommits], { cwd: repo.workTree ?? repo.gitDir }).then((r) => (r.code === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null));
+  const args = ['rev-list', ...listedCommits, ...(head.commit ? ['--not', head.commit] : [])];
+  const cwd = repo.workTree ?? repo.gitDir;
+  const squashedWork = listedCommits.length === 0 ? new Set<string>() : await runGit(args, { cwd }).then((r) => (r.code === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null));
+  // A commit of HEAD's history the branch recorded at: older only if a listed commit descends
+  // from it (where it branched, say), not where it was reset to after the squash. Few, asked one by one.
+  const inHistory = new Set<string>();
+  for (const p of places) if (p.branch !== null && at.has(p.branch) && p.commit !== null && head.ancestors.has(p.commit) && !at.get(p.branch)?.has(p.commit)) inHistory.add(p.commit);
+  const isAncestor = async (c: string) => (await Promise.all(listedCommits.map((l) => runGit(['merge-base', '--is-ancestor', c, l], { cwd })))).some((r) => r.code === 0);
+  const olderInHistory = new Set((await Promise.all([...inHistory].map(async (c) => ((await isAncestor(c)) ? c : null)))).filter((c): c is string => c !== null));
+  const older = squashedWork && { has: (c: string) => squashedWork.has(c) || olderInHistory.has(c) };
   const out = new Map<string, SquashedBranch>();
   for (const [branch, commits] of at) {
     if (older === null) {

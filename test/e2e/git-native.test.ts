@@ -1020,5 +1020,15 @@ describe('branch alignment when event times say nothing (transcripts replayed la
     g(dir, 'commit', '-qm', 'feature (#1)');
     expect(decisionTexts(dir)).toEqual(['Store blobs in SQLite.']);
     expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Protobuf messages']).map((h) => h.content)).toEqual([]);
+
+    // The feature goes on from the squash (reset onto main): what it decides there is not main's.
+    g(dir, 'checkout', '-q', 'feature');
+    g(dir, 'reset', '-q', '--hard', 'main');
+    writeFileSync(join(dir, 'g.txt'), 'more feature work');
+    stopWith(dir, 's3', '[MEMORY: decision] Compress blobs with zstd.');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'more feature work');
+    g(dir, 'checkout', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual(['Store blobs in SQLite.']);
   });
 });
