@@ -47,7 +47,9 @@ export async function readRange(repo: Repo, events: readonly CortexEvent[], rang
   let base = await resolveRevision(repo, parsed.base);
   if (parsed.symmetric && base.commit && head.commit) {
     const mergeBase = await runGit(['merge-base', base.commit, head.commit], { cwd: repo.workTree ?? repo.gitDir });
-    if (mergeBase.code === 0) base = { branch: null, commit: mergeBase.stdout.trim() };
+    // The base branch as it stood where the two lines parted: what it had then, its name's and
+    // what it was made with (`feature...main`: main's decisions from before feature are not main's news).
+    if (mergeBase.code === 0) base = { branch: base.branch, commit: mergeBase.stdout.trim() };
   }
   const [baseView, headView] = await Promise.all([readBranchView(repo, events, { at: base, withOrigin: true }), readBranchView(repo, events, { at: head })]);
   const baseVisible = visibleEvents(events, baseView);
