@@ -184,7 +184,8 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
   const squashLimits = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
-  const origin = originIn(view, places, visiblePlace, attrs, docReader(update.dir, attrs));
+  const read = docReader(update.dir, attrs);
+  const origin = originIn(view, places, visiblePlace, attrs, read);
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
   const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashLimits[i] !== undefined || i === origin.place));
 
@@ -209,7 +210,6 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const conceptDocs = plan.concepts.map(() => 0);
   for (const c of scored) for (const k of c.concepts) conceptDocs[k] = (conceptDocs[k] ?? 0) + 1;
   const frequent = meta.bulk?.frequent ?? {};
-  const read = docReader(update.dir, attrs);
   const feedback: FeedbackSource = {
     docs: read,
     hidden,

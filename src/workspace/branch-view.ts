@@ -194,8 +194,12 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   if (origin && branch && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) {
     const fork = await journalAtFork(repo, branch, origin.created);
     const place = { branch: origin.from, commit: origin.start };
-    if (fork) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
-    else if (!options.at) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+    // The journal's diff since the fork is read only when the parent recorded memory at the fork
+    // commit that is out of view: the hooks ask on every prompt, and on an old branch it is long.
+    const atFork = places.some((p) => p.branch === place.branch && p.commit === place.commit && !isVisible(p, view));
+    if (fork) {
+      if (atFork) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
+    } else if (!options.at) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
   }
   // A squash merge's listed decisions that came with the fork are no sign of one.
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
