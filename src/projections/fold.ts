@@ -101,6 +101,10 @@ export interface MemoryState {
   recent: MemoryItem[];
   plans: PlanState[];
   activePlan: PlanState | null;
+  /** The id of the newest plan event in view: what `active-plan.md` is as of. */
+  planAsOf: string | null;
+  /** Forgettings, edits and supersessions in view, oldest first: changes to other memories. */
+  corrections: CortexEvent[];
   files: FileTouch[];
   sessions: SessionSummary[];
 }
@@ -110,6 +114,15 @@ export const NOT_A_SESSION: ReadonlySet<string> = new Set(['cli', 'import', 'git
 /** The kinds of memory that never decay: the ones the tracked decision files list. */
 export const PERMANENT = new Set<EventType>(['decision_made', 'approach_rejected', 'preference_noted']);
 const RECENT = new Set<EventType>(['knowledge_acquired', 'error_resolved', 'task_completed']);
+/** Events that change another memory (`meta.target`) rather than being one. */
+export const CORRECTIONS = new Set<EventType>(['event_retracted', 'event_amended', 'decision_superseded']);
+const isPlanEvent = (e: CortexEvent): boolean => e.type === 'plan_created' || e.type === 'plan_step_completed' || (e.type === 'task_completed' && str(e.meta.plan_id) !== undefined);
+/**
+ * The events the tracked files name by id: the memories `decisions.md` and its archive list, the
+ * corrections the archive lists, the plan events `active-plan.md` is as of. A squash merge
+ * carries what they name across (see branch-view.ts), so search must know where each was recorded.
+ */
+export const isNamedByTrackedFiles = (e: CortexEvent): boolean => PERMANENT.has(e.type) || CORRECTIONS.has(e.type) || isPlanEvent(e);
 
 export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
@@ -133,10 +146,12 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const amended = new Map<string, { content: string; ts: string }>();
   const superseded = new Map<string, string>();
   const named: CortexEvent[] = [];
+  const corrections: CortexEvent[] = [];
   for (const e of events) {
     if (PERMANENT.has(e.type) && e.meta.supersedes !== undefined) named.push(e);
     const id = target(e);
     if (!id) continue;
+    if (CORRECTIONS.has(e.type)) corrections.push(e);
     if (e.type === 'event_retracted') retracted.add(id);
     else if (e.type === 'event_amended') amended.set(id, { content: e.content, ts: e.ts });
     else if (e.type === 'decision_superseded') superseded.set(id, str(e.meta.by) ?? '');
@@ -147,6 +162,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const byText = new Map<string, MemoryItem>();
   const byFile = new Map<string, MemoryItem[]>();
   const planBook = newPlanBook();
+  let planAsOf: string | null = null;
   const files = new Map<string, FileTouch>();
   const sessions = new Map<string, SessionSummary>();
   const use = (item: MemoryItem, ts: string) => {
@@ -199,8 +215,9 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
       if (item) use(item, e.ts);
       continue;
     }
-    if (e.type === 'plan_created' || e.type === 'plan_step_completed' || (e.type === 'task_completed' && str(e.meta.plan_id))) {
+    if (isPlanEvent(e)) {
       foldPlan(planBook, e);
+      planAsOf = e.id;
       if (e.type !== 'task_completed') continue;
     }
     if (!PERMANENT.has(e.type) && !RECENT.has(e.type)) continue;
@@ -265,6 +282,8 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
     recent: all.filter((i) => RECENT.has(i.type)).sort((a, b) => b.effectiveSalience - a.effectiveSalience || byLastUse(a, b)),
     plans: planList,
     activePlan: planList.find((p) => !p.complete && !retracted.has(p.origin.id)) ?? null,
+    planAsOf,
+    corrections,
     files: [...files.values()].sort((a, b) => (a.last === b.last ? (a.path < b.path ? -1 : 1) : a.last > b.last ? -1 : 1)),
     sessions: [...sessions.values()].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
   };

@@ -1,5 +1,5 @@
 import { slotOf, SLOTS } from './render-files.js';
-import { ID_LINE } from './tracked-files.js';
+import { CORRECTION_LINE, ID_LINE } from './tracked-files.js';
 
 /**
  * Three-way merge of the tracked decision files, for the merge driver: both sides' entries,
@@ -15,7 +15,7 @@ interface Entry {
 
 interface Section {
   title: string;
-  /** The marker prefix of this section (`d`, `r`, `p`, `a`, `s`). */
+  /** The marker prefix of this section (`d`, `r`, `p`, `a`, `s`, `c`). */
   prefix: string;
   entries: Entry[];
 }
@@ -54,6 +54,9 @@ export function parseDecisionsFile(text: string): ParsedFile | null {
       } else if (line.startsWith('### ')) {
         closeEntry();
         entry = [line];
+      } else if (section && CORRECTION_LINE.test(line)) {
+        closeEntry();
+        section.entries.push({ id: (CORRECTION_LINE.exec(line) as RegExpExecArray)[1] as string, text: line });
       } else if (entry) entry.push(line);
     }
     closeEntry();

@@ -1,5 +1,6 @@
 import matter from 'gray-matter';
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
+import type { CortexEvent } from '../events/types.js';
 import { isInferred, type MemoryItem, type MemoryState } from './fold.js';
 import { code, day, heading, html, list, listItem, paragraph, renderMarkdown, shortSession, strong, text } from './markdown.js';
 
@@ -23,9 +24,9 @@ export function renderDecisionsFile(state: MemoryState): string {
   return withFrontMatter({ cortex: 'decisions', format: 1 }, [
     heading(1, text('Decisions')),
     paragraph(...note(), text('Entries sit in a stable order, not by date, under invisible anchor comments that let git merge branches which each added decisions; '), code('cortex decisions'), text(' lists them newest first.')),
-    ...slotted('Decisions', 'd', current(state.decisions)),
-    ...slotted('Rejected approaches', 'r', current(state.rejections)),
-    ...slotted('Preferences', 'p', current(state.preferences)),
+    ...slotted('Decisions', 'd', current(state.decisions), entry),
+    ...slotted('Rejected approaches', 'r', current(state.rejections), entry),
+    ...slotted('Preferences', 'p', current(state.preferences), entry),
   ]);
 }
 
@@ -33,15 +34,18 @@ export function renderArchiveFile(state: MemoryState): string {
   const archived = (items: readonly MemoryItem[]) => items.filter((i) => i.tier === 'archived');
   return withFrontMatter({ cortex: 'decisions-archive', format: 1 }, [
     heading(1, text('Decisions archive')),
-    paragraph(...note(), text('Decisions unused for many sessions rest here, out of the briefing; using one again brings it back. Superseded ones are kept for the record.')),
-    ...slotted('Archived decisions', 'a', [...archived(state.decisions), ...archived(state.rejections), ...archived(state.preferences)]),
-    ...slotted('Superseded', 's', state.superseded),
+    paragraph(...note(), text('Decisions unused for many sessions rest here, out of the briefing; using one again brings it back. Superseded ones are kept for the record, and corrections are listed by id: they carry a forgetting or an edit across a squash merge.')),
+    ...slotted('Archived decisions', 'a', [...archived(state.decisions), ...archived(state.rejections), ...archived(state.preferences)], entry),
+    ...slotted('Superseded', 's', state.superseded, entry),
+    ...(state.corrections.length > 0 ? slotted('Corrections', 'c', state.corrections, correction) : []),
   ]);
 }
 
 export function renderPlanFile(state: MemoryState): string {
   const plan = state.activePlan;
-  if (!plan) return withFrontMatter({ cortex: 'active-plan', format: 1 }, [heading(1, text('Active plan')), paragraph(text('No plan in progress on this branch.'))]);
+  // The newest plan event, by id: a squash merge carries the plan's progress across by it.
+  const asOf = state.planAsOf ? { as_of: state.planAsOf } : {};
+  if (!plan) return withFrontMatter({ cortex: 'active-plan', format: 1, ...asOf }, [heading(1, text('Active plan')), paragraph(text('No plan in progress on this branch.'))]);
   const done = plan.steps.filter((s) => s.done).length;
   const where = plan.current === null ? `all ${plan.steps.length} steps done` : `step ${plan.current + 1} of ${plan.steps.length}, ${done} done`;
   const steps = plan.steps.map((step, i) => {
@@ -49,7 +53,7 @@ export function renderPlanFile(state: MemoryState): string {
     if (i === plan.current) return listItem(strong(`→ ${step.text}`), text(' ← you are here'));
     return listItem(text(step.text));
   });
-  return withFrontMatter({ cortex: 'active-plan', format: 1, plan: plan.id }, [
+  return withFrontMatter({ cortex: 'active-plan', format: 1, plan: plan.id, ...asOf }, [
     heading(1, text(`Active plan: ${plan.title}`)),
     paragraph(text(`Where the work stands: ${where}. Started ${day(plan.origin.ts)} in session ${shortSession(plan.origin.session)} by ${plan.origin.author}.`)),
     ...(steps.length > 0 ? [list(steps, true)] : []),
@@ -70,8 +74,8 @@ export function slotOf(id: string): number {
   return (h >>> 0) % SLOTS;
 }
 
-function slotted(title: string, prefix: string, items: readonly MemoryItem[]): RootContent[] {
-  const bySlot = new Map<number, MemoryItem[]>();
+function slotted<T extends { id: string }>(title: string, prefix: string, items: readonly T[], render: (item: T) => RootContent[]): RootContent[] {
+  const bySlot = new Map<number, T[]>();
   for (const item of items) bySlot.set(slotOf(item.id), [...(bySlot.get(slotOf(item.id)) ?? []), item]);
   const out: RootContent[] = [heading(2, text(title))];
   // Runs of markers share one html block (one line each, no blank lines between): a third of
@@ -83,10 +87,17 @@ function slotted(title: string, prefix: string, items: readonly MemoryItem[]): R
     if (!entries) continue;
     out.push(html(markers.join('\n')));
     markers = [];
-    for (const item of entries.sort((a, b) => (a.id < b.id ? -1 : 1))) out.push(...entry(item));
+    for (const item of entries.sort((a, b) => (a.id < b.id ? -1 : 1))) out.push(...render(item));
   }
   if (markers.length > 0) out.push(html(markers.join('\n')));
   return out;
+}
+
+const CORRECTION_VERB: Readonly<Record<string, string>> = { event_retracted: 'forgets', event_amended: 'amends', decision_superseded: 'supersedes' };
+
+/** One line, ids only: what was forgotten stays out of the file. */
+function correction(e: CortexEvent): RootContent[] {
+  return [list([listItem(code(e.id), text(` ${CORRECTION_VERB[e.type] ?? 'changes'} `), code(String(e.meta.target ?? e.meta.id ?? '')), text(` (${day(e.ts)}, ${e.author})`))])];
 }
 
 function entry(item: MemoryItem): RootContent[] {

@@ -12,5 +12,13 @@ export const PROJECTION_FILES = {
 /** An entry's id line, as the renderer writes it. */
 export const ID_LINE = /^- \*\*Id:\*\* `([^`]+)`$/;
 
-/** The event ids a decisions file lists (its entries' Id lines), whatever state the rest is in. */
-export const listedIds = (text: string): string[] => [...text.matchAll(new RegExp(ID_LINE.source, 'gm'))].map((m) => m[1] as string);
+/** A correction's line in the archive, an entry of its own: its id, then the id of the memory it changes. */
+export const CORRECTION_LINE = /^- `([^`]+)` (?:forgets|amends|supersedes|changes) `/;
+/** The plan file's front matter: the newest plan event it shows. */
+const AS_OF_LINE = /^as_of: ['"]?([^'"\s]+)['"]?$/;
+
+/**
+ * The event ids tracked files name (entries' Id lines, corrections, the plan's as_of), whatever
+ * state the rest is in.
+ */
+export const listedIds = (text: string): string[] => [ID_LINE, CORRECTION_LINE, AS_OF_LINE].flatMap((line) => [...text.matchAll(new RegExp(line.source, 'gm'))].map((m) => m[1] as string));

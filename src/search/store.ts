@@ -14,14 +14,14 @@ import { TermFilter } from './term-filter.js';
  *   docs.jsonl    the stored records results are shown from, read by offset
  *   delta-<n>.json  MiniSearch over the documents appended since bulk n was built
  *   bulk-<n>/     the term shards of the bulk (segments.ts)
- *   listed.tsv    id, place and time (ms) of each decision, rejection and preference: what the tracked
- *                 decision files can list, read only to see which merges left no ancestry
+ *   listed.tsv    id, place and time (ms) of each event the tracked files can name (memories,
+ *                 corrections, plan events), read only to see which merges left no ancestry
  *
  * Appends go to attrs.bin and docs.jsonl first and meta.json last (by rename), so a reader that
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 11; // 11: times to the millisecond for squash boundaries (attrs, listed.tsv); 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
+export const INDEX_FORMAT = 12; // 12: listed.tsv has corrections and plan events, which tracked files name too; 11: times to the millisecond for squash boundaries (attrs, listed.tsv); 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {

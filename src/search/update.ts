@@ -10,7 +10,7 @@ import { inspectCache, refreshCache } from '../journal/cache.js';
 import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
-import { PERMANENT } from '../projections/fold.js';
+import { isNamedByTrackedFiles } from '../projections/fold.js';
 import { millisOf } from '../projections/visibility.js';
 import { analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
@@ -156,12 +156,14 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
       if (typeof from === 'string' && typeof to === 'string' && from !== to) meta.rewrites.push([from, to]);
     }
     for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
-    if (!isIndexed(e)) continue;
-    docs.push(storedDoc(e));
+    const named = isNamedByTrackedFiles(e);
+    if (!named && !isIndexed(e)) continue;
     const millis = Math.max(0, millisOf(e.ts)); // before 1970 or unreadable: the epoch
     const place = placeOf(e);
+    if (named) listed.push({ id: e.id, place, millis });
+    if (!isIndexed(e)) continue;
+    docs.push(storedDoc(e));
     attrs.push({ place, time: Math.floor(millis / 1000), milli: millis % 1000, type: typeCode(e.type) as number });
-    if (PERMANENT.has(e.type)) listed.push({ id: e.id, place, millis });
   }
   return { docs, attrs, listed };
 }

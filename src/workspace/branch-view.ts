@@ -381,9 +381,9 @@ async function revertedMerges(repo: Repo, head: string): Promise<Array<{ merge: 
 
 const REVERTS = 'This reverts commit ([0-9a-f]{40,64})';
 
-/** The event ids `.cortex/decisions.md` and its archive list as committed at `commit`. */
+/** The event ids the tracked files name as committed at `commit`. */
 async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
-  const input = [PROJECTION_FILES.decisions, PROJECTION_FILES.archive].map((path) => `${commit}:${path}\n`).join('');
+  const input = [PROJECTION_FILES.decisions, PROJECTION_FILES.archive, PROJECTION_FILES.plan].map((path) => `${commit}:${path}\n`).join('');
   const { stdout } = await runGit(['cat-file', '--batch'], { cwd: repo.workTree ?? repo.gitDir, input });
   return new Set(listedIds(stdout));
 }

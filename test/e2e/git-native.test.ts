@@ -982,9 +982,10 @@ describe('decision diffs and blame', () => {
 
 describe('branch alignment when event times say nothing (transcripts replayed later, or all stamped alike)', () => {
   /** A Stop hook on a transcript of one assistant line stamped `ts`, as a harness replaying fixtures runs it. */
-  const stopWith = (dir: string, session: string, text: string, ts = '2025-01-15T10:00:00.000Z') => {
+  const stopWith = (dir: string, session: string, said: string | object[], ts = '2025-01-15T10:00:00.000Z') => {
     const transcript = join(tempDir(), `${session}.jsonl`);
-    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', sessionId: session, cwd: dir, timestamp: ts, message: { id: `m-${session}`, role: 'assistant', content: [{ type: 'text', text }] } })}\n`);
+    const content = typeof said === 'string' ? [{ type: 'text', text: said }] : said;
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', sessionId: session, cwd: dir, timestamp: ts, message: { id: `m-${session}`, role: 'assistant', content } })}\n`);
     expect(cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }) }).code).toBe(0);
   };
 
@@ -1030,5 +1031,37 @@ describe('branch alignment when event times say nothing (transcripts replayed la
     g(dir, 'commit', '-qm', 'more feature work');
     g(dir, 'checkout', '-q', 'main');
     expect(decisionTexts(dir)).toEqual(['Store blobs in SQLite.']);
+  });
+
+  it('a squash merge carries what the feature forgot and how far it took the plan: the archive lists corrections by id, the plan file its newest plan event', () => {
+    const { g, dir } = initializedRepo();
+    const todos = (auth: string, tests: string) => [{ type: 'tool_use', id: `t-${auth}`, name: 'TodoWrite', input: { todos: [{ content: 'Migrate auth to OIDC', status: auth, activeForm: 'Migrating auth' }, { content: 'Add login tests', status: tests, activeForm: 'Adding tests' }] } }];
+    writeFileSync(join(dir, 'm.txt'), 'main');
+    const mysql = remember(dir, 'Use MySQL for the primary database', '--type', 'decision');
+    stopWith(dir, 's1', todos('in_progress', 'pending'));
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'main: a decision and a plan');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    writeFileSync(join(dir, 'f.txt'), 'feature');
+    expect(cortex(dir, ['forget', mysql.id]).code).toBe(0);
+    stopWith(dir, 's2', todos('completed', 'in_progress'), '2025-01-16T10:00:00.000Z');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'feature: drop MySQL, auth migrated');
+    const archive = readFileSync(join(dir, '.cortex', 'decisions-archive.md'), 'utf8');
+    expect(archive).toMatch(new RegExp(`^- \`\\w+\` forgets \`${mysql.id}\``, 'm'));
+    expect(archive).not.toContain('MySQL');
+
+    g(dir, 'checkout', '-q', 'main');
+    const planDone = () => cortexJson<{ steps: Array<{ done: boolean }> }>(dir, ['plan', '--json']).steps.map((s) => s.done);
+    expect(decisionTexts(dir)).toEqual(['Use MySQL for the primary database']);
+    expect(planDone()).toEqual([false, false]);
+    g(dir, 'merge', '-q', '--squash', 'feature');
+    g(dir, 'commit', '-qm', 'feature (#2)');
+    expect(decisionTexts(dir)).toEqual([]);
+    expect(cortexJson<unknown[]>(dir, ['search', 'MySQL primary database'])).toEqual([]);
+    expect(planDone()).toEqual([true, false]);
+    // Regenerated on main, the files are what the squash committed.
+    expect(cortex(dir, ['projections', '--write']).code).toBe(0);
+    expect(g(dir, 'status', '--porcelain')).toBe('');
   });
 });

@@ -5,7 +5,9 @@ import { EVENT_TYPES, type CortexEvent } from '../../src/events/types.js';
 import { foldMemory } from '../../src/projections/fold.js';
 import { truncate } from '../../src/projections/markdown.js';
 import { estimateTokens, renderBriefing } from '../../src/projections/render-briefing.js';
+import { mergeDecisionsFiles } from '../../src/projections/merge-files.js';
 import { renderArchiveFile, renderDecisionsFile, renderPlanFile } from '../../src/projections/render-files.js';
+import { listedIds } from '../../src/projections/tracked-files.js';
 import { DEFAULT_SETTINGS, MIN_BUDGET_TOKENS } from '../../src/projections/settings.js';
 import { makeEvent } from '../helpers/events.js';
 
@@ -210,6 +212,29 @@ describe('the tracked files', () => {
       'Use Postgres advisory locks': false,
       'Keep the legacy importer': false,
     });
+  });
+
+  it('name by id the events a squash merge must carry: corrections in the archive (not what was forgotten), the plan file\'s newest plan event; the merge driver keeps both sides\' corrections', () => {
+    const ts = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString();
+    const mysql = makeEvent({ type: 'decision', content: 'Use MySQL', ts: ts(1) });
+    const redis = makeEvent({ type: 'decision', content: 'Cache in Redis', ts: ts(2) });
+    const plan = makeEvent({ type: 'plan', content: 'Plan: migrate; test', ts: ts(3), meta: { plan_id: 'p1', steps: ['migrate', 'test'] } });
+    const step = makeEvent({ type: 'step', content: 'migrate', ts: ts(4), meta: { plan_id: 'p1', step: 1 } });
+    const forgetMysql = makeEvent({ type: 'retracted', content: 'Forgot: Use MySQL', ts: ts(5), meta: { target: mysql.id } });
+    const forgetRedis = makeEvent({ type: 'retracted', content: 'Forgot: Cache in Redis', ts: ts(6), meta: { target: redis.id } });
+    const archiveOf = (events: CortexEvent[]) => renderArchiveFile(foldMemory(events, DEFAULT_SETTINGS, NOW));
+    const base = archiveOf([mysql, redis]);
+    const ours = archiveOf([mysql, redis, forgetMysql]);
+    const theirs = archiveOf([mysql, redis, forgetRedis]);
+    expect(ours).toContain(`- \`${forgetMysql.id}\` forgets \`${mysql.id}\``);
+    expect(ours).not.toContain('Use MySQL');
+    expect(listedIds(ours)).toEqual([forgetMysql.id]);
+    expect(listedIds(mergeDecisionsFiles(base, ours, theirs) ?? '').sort()).toEqual([forgetMysql.id, forgetRedis.id].sort());
+    expect(mergeDecisionsFiles(base, ours, theirs)).toBe(archiveOf([mysql, redis, forgetMysql, forgetRedis]));
+
+    const planFile = renderPlanFile(foldMemory([plan, step], DEFAULT_SETTINGS, NOW));
+    expect(planFile).toMatch(new RegExp(`^as_of: ${step.id}$`, 'm'));
+    expect(listedIds(planFile)).toEqual([step.id]);
   });
 
   it('carry each entry\'s event id and front matter', () => {
