@@ -118,6 +118,15 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
     const key = keyOf(general);
     if (key) add(narrower, key, termsOf(specifics));
   }
+  // What one member of a group covers, every member covers: "error reporting" finds Sentry as
+  // "error tracking" does. Terms get this at query time through their equivalents; a phrase has
+  // none that are terms when its whole group is phrases, so it gets it here.
+  for (const group of vocabulary.equivalents) {
+    const keys = group.map(keyOf).filter((k): k is string => k !== null && phrases.has(k));
+    if (keys.length === 0) continue;
+    const covered = group.flatMap((member) => [...(narrower.get(keyOf(member) ?? '') ?? [])]);
+    for (const key of keys) add(narrower, key, covered);
+  }
   const intents: Lexicon['intents'] = [];
   for (const [intent, words] of Object.entries(vocabulary.intents)) for (const w of words) intents.push({ words: w.toLowerCase().split(/\s+/), intent });
   intents.sort((a, b) => b.words.length - a.words.length);
