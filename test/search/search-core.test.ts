@@ -122,6 +122,13 @@ describe('query plans', () => {
     expect(terms.get('config')).toBe(1);
   });
 
+  it('gives a phrase what its group covers when the group has no one-word member: "error reports" finds Sentry as "error tracking" does', () => {
+    const lexicon = buildLexicon({ equivalents: [['error tracking', 'error reporting']], broader: { 'error tracking': ['sentry', 'crash dumps'] }, intents: {} });
+    const terms = planQuery('error reports from mac users', { lexicon }).terms.map((t) => t.term);
+    expect(terms).toContain('sentry');
+    expect(terms).not.toContain('crash'); // a specific of several words is no term to look up
+  });
+
   it('tries related terms only for a word the vocabulary does not know', () => {
     const asked: string[] = [];
     const related = (word: string) => (asked.push(word), ['phone']);
