@@ -223,10 +223,17 @@ export function planQuery(text: string, options: PlanOptions = {}): QueryPlan {
     for (const t of own) put(t, idiom ? IDIOM_WORD_BOOST : 1, concept, !idiom);
     for (const k of at) covered.add(k);
   };
+  // A hyphenated compound may be a phrase ("golden-file", "line-ending"): one word, one concept.
+  words.forEach((word, i) => {
+    if (!word.includes('-')) return;
+    const spaced = word.split('-').filter(Boolean).join(' ');
+    const key = lex.phrases.has(spaced) ? spaced : lex.termPhrases.get(analyze(spaced).join(' '));
+    if (key !== undefined) takePhrase(key, [i]);
+  });
   // Phrases as typed first; then by their terms, over the words that carry one ("the workers
   // had died" holds "worker died").
   for (let i = 0; i < words.length; i++) {
-    const len = [3, 2].find((n) => i + n <= words.length && lex.phrases.has(words.slice(i, i + n).join(' ')));
+    const len = [3, 2].find((n) => i + n <= words.length && !words.slice(i, i + n).some((_, k) => covered.has(i + k)) && lex.phrases.has(words.slice(i, i + n).join(' ')));
     if (len === undefined) continue;
     takePhrase(words.slice(i, i + len).join(' '), Array.from({ length: len }, (_, k) => i + k));
     i += len - 1;

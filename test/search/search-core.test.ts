@@ -129,6 +129,13 @@ describe('query plans', () => {
     expect(terms).not.toContain('crash'); // a specific of several words is no term to look up
   });
 
+  it('reads a hyphenated compound as the phrase it spells: "golden-file" is a golden file, one concept', () => {
+    const lexicon = buildLexicon({ equivalents: [['golden file', 'golden files']], broader: { 'golden file': ['snapshot'] }, intents: {} });
+    const plan = planQuery('the golden-file comparisons broke', { lexicon });
+    expect(plan.concepts).toContain('golden file');
+    expect(plan.terms.find((t) => t.term === 'snapshot')).toMatchObject({ boost: 0.6, concept: plan.concepts.indexOf('golden file') });
+  });
+
   it('tries related terms only for a word the vocabulary does not know', () => {
     const asked: string[] = [];
     const related = (word: string) => (asked.push(word), ['phone']);
