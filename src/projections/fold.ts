@@ -126,7 +126,8 @@ export const isNamedByTrackedFiles = (e: CortexEvent): boolean => PERMANENT.has(
 
 export const normalizeText = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
-const target = (e: CortexEvent): string | undefined => str(e.meta.target) ?? str(e.meta.id);
+/** The memory a correction changes. */
+export const targetOf = (e: CortexEvent): string | undefined => str(e.meta.target) ?? str(e.meta.id);
 /** The ids a decision's `meta.supersedes` names (one, or a list), as written: full or short. */
 export const supersedesOf = (e: CortexEvent): string[] => (Array.isArray(e.meta.supersedes) ? e.meta.supersedes : [e.meta.supersedes]).map(str).filter((x): x is string => x !== undefined);
 
@@ -149,7 +150,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const corrections: CortexEvent[] = [];
   for (const e of events) {
     if (PERMANENT.has(e.type) && e.meta.supersedes !== undefined) named.push(e);
-    const id = target(e);
+    const id = targetOf(e);
     if (!id) continue;
     if (CORRECTIONS.has(e.type)) corrections.push(e);
     if (e.type === 'event_retracted') retracted.add(id);
@@ -211,7 +212,7 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
       continue;
     }
     if (e.type === 'event_amended') {
-      const item = items.get(target(e) ?? '');
+      const item = items.get(targetOf(e) ?? '');
       if (item) use(item, e.ts);
       continue;
     }

@@ -1,5 +1,5 @@
 import { slotOf, SLOTS } from './render-files.js';
-import { CORRECTION_LINE, ID_LINE } from './tracked-files.js';
+import { AS_OF_LINE, CORRECTION_LINE, ID_LINE, unitedAsOf } from './tracked-files.js';
 
 /**
  * Three-way merge of the tracked decision files, for the merge driver: both sides' entries,
@@ -80,7 +80,11 @@ export function renderParsedFile(file: ParsedFile): string {
       if (!entries) continue;
       parts.push(markers.join('\n'));
       markers = [];
-      for (const e of entries.sort((a, b) => (a.id < b.id ? -1 : 1))) parts.push(e.text);
+      // Corrections in one slot are one list, a line each, as the renderer writes them.
+      const sorted = entries.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const lines = sorted.filter((e) => CORRECTION_LINE.test(e.text)).map((e) => e.text.replace(/^\* /, '- '));
+      if (lines.length > 0) parts.push(lines.join('\n'));
+      for (const e of sorted) if (!CORRECTION_LINE.test(e.text)) parts.push(e.text);
     }
     if (markers.length > 0) parts.push(markers.join('\n'));
   }
@@ -123,10 +127,13 @@ export function mergeDecisionsFiles(base: string, ours: string, theirs: string):
 export function mergePlanFiles(base: string, ours: string, theirs: string): string {
   if (ours === theirs || theirs === base) return ours;
   if (ours === base) return theirs;
-  const united = unitePlanSteps(ours, theirs);
-  if (united !== null) return united;
   const done = (text: string) => (text.match(/^\d+\. ✓ /gm) ?? []).length;
-  return done(theirs) > done(ours) ? theirs : ours;
+  const merged = unitePlanSteps(ours, theirs) ?? (done(theirs) > done(ours) ? theirs : ours);
+  // Both sides' newest plan events stay named: a squash merge is carried by them (branch-view.ts).
+  const asOf = unitedAsOf(ours, theirs);
+  const line = new RegExp(AS_OF_LINE.source, 'm');
+  if (asOf === null) return merged;
+  return line.test(merged) ? merged.replace(line, asOf) : merged.replace(/^(---\n[\s\S]*?\n)(---\n)/, `$1${asOf}\n$2`);
 }
 
 const PLAN_ID = /^plan: (\S+)$/m;

@@ -1,7 +1,7 @@
 import matter from 'gray-matter';
 import type { ListItem, PhrasingContent, RootContent } from 'mdast';
 import type { CortexEvent } from '../events/types.js';
-import { isInferred, type MemoryItem, type MemoryState } from './fold.js';
+import { isInferred, targetOf, type MemoryItem, type MemoryState } from './fold.js';
 import { code, day, heading, html, list, listItem, paragraph, renderMarkdown, shortSession, strong, text } from './markdown.js';
 
 /**
@@ -24,9 +24,9 @@ export function renderDecisionsFile(state: MemoryState): string {
   return withFrontMatter({ cortex: 'decisions', format: 1 }, [
     heading(1, text('Decisions')),
     paragraph(...note(), text('Entries sit in a stable order, not by date, under invisible anchor comments that let git merge branches which each added decisions; '), code('cortex decisions'), text(' lists them newest first.')),
-    ...slotted('Decisions', 'd', current(state.decisions), entry),
-    ...slotted('Rejected approaches', 'r', current(state.rejections), entry),
-    ...slotted('Preferences', 'p', current(state.preferences), entry),
+    ...slotted('Decisions', 'd', current(state.decisions), entries),
+    ...slotted('Rejected approaches', 'r', current(state.rejections), entries),
+    ...slotted('Preferences', 'p', current(state.preferences), entries),
   ]);
 }
 
@@ -35,9 +35,11 @@ export function renderArchiveFile(state: MemoryState): string {
   return withFrontMatter({ cortex: 'decisions-archive', format: 1 }, [
     heading(1, text('Decisions archive')),
     paragraph(...note(), text('Decisions unused for many sessions rest here, out of the briefing; using one again brings it back. Superseded ones are kept for the record, and corrections are listed by id: they carry a forgetting or an edit across a squash merge.')),
-    ...slotted('Archived decisions', 'a', [...archived(state.decisions), ...archived(state.rejections), ...archived(state.preferences)], entry),
-    ...slotted('Superseded', 's', state.superseded, entry),
-    ...(state.corrections.length > 0 ? slotted('Corrections', 'c', state.corrections, correction) : []),
+    ...slotted('Archived decisions', 'a', [...archived(state.decisions), ...archived(state.rejections), ...archived(state.preferences)], entries),
+    ...slotted('Superseded', 's', state.superseded, entries),
+    // Written even when empty, as every section is: two branches that each forget something
+    // then add lines under existing anchors, which git merges, not the section twice over.
+    ...slotted('Corrections', 'c', state.corrections, corrections),
   ]);
 }
 
@@ -61,7 +63,8 @@ export function renderPlanFile(state: MemoryState): string {
 }
 
 function withFrontMatter(data: Record<string, unknown>, nodes: RootContent[]): string {
-  return matter.stringify(renderMarkdown(nodes), data);
+  // No folding: an id (up to 128 characters, imported) stays on its key's line, where readers look.
+  return matter.stringify(renderMarkdown(nodes), data, { lineWidth: -1 } as matter.GrayMatterOption<string, never>);
 }
 
 /** FNV-1a: a stable, dependency-free hash; only the slot spread matters, not its strength. */
@@ -74,7 +77,8 @@ export function slotOf(id: string): number {
   return (h >>> 0) % SLOTS;
 }
 
-function slotted<T extends { id: string }>(title: string, prefix: string, items: readonly T[], render: (item: T) => RootContent[]): RootContent[] {
+/** `render`: the nodes of one slot's items, in id order. */
+function slotted<T extends { id: string }>(title: string, prefix: string, items: readonly T[], render: (items: T[]) => RootContent[]): RootContent[] {
   const bySlot = new Map<number, T[]>();
   for (const item of items) bySlot.set(slotOf(item.id), [...(bySlot.get(slotOf(item.id)) ?? []), item]);
   const out: RootContent[] = [heading(2, text(title))];
@@ -87,7 +91,7 @@ function slotted<T extends { id: string }>(title: string, prefix: string, items:
     if (!entries) continue;
     out.push(html(markers.join('\n')));
     markers = [];
-    for (const item of entries.sort((a, b) => (a.id < b.id ? -1 : 1))) out.push(...render(item));
+    out.push(...render(entries.sort((a, b) => (a.id < b.id ? -1 : 1))));
   }
   if (markers.length > 0) out.push(html(markers.join('\n')));
   return out;
@@ -95,10 +99,13 @@ function slotted<T extends { id: string }>(title: string, prefix: string, items:
 
 const CORRECTION_VERB: Readonly<Record<string, string>> = { event_retracted: 'forgets', event_amended: 'amends', decision_superseded: 'supersedes' };
 
-/** One line, ids only: what was forgotten stays out of the file. */
-function correction(e: CortexEvent): RootContent[] {
-  return [list([listItem(code(e.id), text(` ${CORRECTION_VERB[e.type] ?? 'changes'} `), code(String(e.meta.target ?? e.meta.id ?? '')), text(` (${day(e.ts)}, ${e.author})`))])];
-}
+/**
+ * A line each, ids only (what was forgotten stays out of the file), one list per slot: two
+ * lists in a row would be told apart by a different bullet.
+ */
+const corrections = (events: CortexEvent[]): RootContent[] => [list(events.map((e) => listItem(code(e.id), text(` ${CORRECTION_VERB[e.type] ?? 'changes'} `), code(targetOf(e) ?? ''), text(` (${day(e.ts)}, ${e.author})`))))];
+
+const entries = (items: MemoryItem[]): RootContent[] => items.flatMap(entry);
 
 function entry(item: MemoryItem): RootContent[] {
   const details: ListItem[] = [];

@@ -55,7 +55,8 @@ export function termOf(word: string): string | null {
  *
  * - It conflates some words the notes keep apart: "customer" and "custom", "authorization" and
  *   "author", "production" and "product", "internal" and "international", "experiment" and
- *   "experience", "generic" and "generate". Those families get stems of their own.
+ *   "experience", "generic" and "generate", "contention" and "content". Those families get stems
+ *   of their own.
  * - It turns a final y into i ("deploy" → deploi) but not when a suffix follows ("deployment" →
  *   deploy), so the two never met. An i that came from a y is put back ("retries" → retry, the
  *   term of "retry"); one the word itself ends in is kept (wiki, emoji, "APIs" → api).
@@ -75,6 +76,7 @@ const OWN_STEMS: ReadonlyMap<string, string> = new Map(
     business: 'business businesses',
     news: 'news',
     community: 'community communities',
+    contention: 'contention contentions contend contended contending',
     queue: 'queue queues queued queuing queueing',
     enqueue: 'enqueue enqueues enqueued enqueuing enqueueing',
     dequeue: 'dequeue dequeues dequeued dequeuing dequeueing',

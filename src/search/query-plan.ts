@@ -118,13 +118,15 @@ export function buildLexicon(vocabulary: Vocabulary): Lexicon {
     const key = keyOf(general);
     if (key) add(narrower, key, termsOf(specifics));
   }
-  // What one member of a group covers, every member covers: "error reporting" finds Sentry as
-  // "error tracking" does. Terms get this at query time through their equivalents; a phrase has
-  // none that are terms when its whole group is phrases, so it gets it here.
+  // What one member of a group covers, its phrases cover too: "error reporting" finds Sentry as
+  // "error tracking" does. A word gets this at query time through its equivalents, but those are
+  // words only, so a phrase gets it here (from the table as the vocabulary wrote it, so the order
+  // of groups does not matter).
+  const written = new Map([...narrower].map(([k, v]) => [k, [...v]]));
   for (const group of vocabulary.equivalents) {
     const keys = group.map(keyOf).filter((k): k is string => k !== null && phrases.has(k));
     if (keys.length === 0) continue;
-    const covered = group.flatMap((member) => [...(narrower.get(keyOf(member) ?? '') ?? [])]);
+    const covered = group.flatMap((member) => written.get(keyOf(member) ?? '') ?? []);
     for (const key of keys) add(narrower, key, covered);
   }
   const intents: Lexicon['intents'] = [];

@@ -1,15 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type CortexEvent } from '../../src/events/types.js';
 import { foldMemory } from '../../src/projections/fold.js';
 import { truncate } from '../../src/projections/markdown.js';
 import { estimateTokens, renderBriefing } from '../../src/projections/render-briefing.js';
-import { mergeDecisionsFiles } from '../../src/projections/merge-files.js';
-import { renderArchiveFile, renderDecisionsFile, renderPlanFile } from '../../src/projections/render-files.js';
+import { mergeDecisionsFiles, mergePlanFiles } from '../../src/projections/merge-files.js';
+import { renderArchiveFile, renderDecisionsFile, renderPlanFile, slotOf } from '../../src/projections/render-files.js';
 import { listedIds } from '../../src/projections/tracked-files.js';
 import { DEFAULT_SETTINGS, MIN_BUDGET_TOKENS } from '../../src/projections/settings.js';
 import { makeEvent } from '../helpers/events.js';
+import { tempDir } from '../helpers/repo.js';
 
 const TEMPLATE = readFileSync(new URL('../../templates/briefing.md', import.meta.url), 'utf8');
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -235,6 +238,44 @@ describe('the tracked files', () => {
     const planFile = renderPlanFile(foldMemory([plan, step], DEFAULT_SETTINGS, NOW));
     expect(planFile).toMatch(new RegExp(`^as_of: ${step.id}$`, 'm'));
     expect(listedIds(planFile)).toEqual([step.id]);
+  });
+
+  it('keep every correction of a shared slot, as one list, through the merge driver; two branches that each forget something merge under plain git', () => {
+    const decisions = Array.from({ length: 40 }, (_, i) => makeEvent({ type: 'decision', content: `Decision number ${i}`, ts: new Date(Date.UTC(2026, 10, 1, 9, i)).toISOString() }));
+    const forget = (d: CortexEvent, minute: number) => makeEvent({ type: 'retracted', content: `Forgot: ${d.content}`, ts: new Date(Date.UTC(2026, 10, 2, 9, minute)).toISOString(), meta: { target: d.id } });
+    const forgets = decisions.map((d, i) => forget(d, i));
+    const slots = forgets.map((f) => slotOf(f.id));
+    expect(new Set(slots).size).toBeLessThan(forgets.length); // some share a slot
+    const archiveOf = (events: CortexEvent[]) => renderArchiveFile(foldMemory(events, DEFAULT_SETTINGS, NOW));
+    const all = archiveOf([...decisions, ...forgets]);
+    expect(listedIds(all).sort()).toEqual(forgets.map((f) => f.id).sort());
+    expect(mergeDecisionsFiles(all, all, all)).toBe(all);
+    const base = archiveOf(decisions);
+    const ours = archiveOf([...decisions, ...forgets.slice(0, 20)]);
+    const theirs = archiveOf([...decisions, ...forgets.slice(20)]);
+    expect(mergeDecisionsFiles(base, ours, theirs)).toBe(all);
+
+    // Plain git, as a forge merges: the section's anchors are there before either side forgets.
+    const dir = tempDir();
+    const one = archiveOf([...decisions, forgets[0] as CortexEvent]);
+    const other = archiveOf([...decisions, forgets[1] as CortexEvent]);
+    for (const [name, text] of Object.entries({ base, one, other })) writeFileSync(join(dir, name), text);
+    const merged = execFileSync('git', ['merge-file', '-p', 'one', 'base', 'other'], { cwd: dir, encoding: 'utf8' });
+    expect(listedIds(merged).sort()).toEqual([forgets[0]?.id, forgets[1]?.id].sort());
+  });
+
+  it('name both sides\' newest plan events when the driver merges two plan files, and keep a long imported id on its line', () => {
+    const ts = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString();
+    const plan = makeEvent({ type: 'plan', content: 'Plan: migrate; test; ship', ts: ts(1), meta: { plan_id: 'p1', steps: ['migrate', 'test', 'ship'] } });
+    const step = (n: number, minute: number) => makeEvent({ type: 'step', content: ['migrate', 'test', 'ship'][n - 1], ts: ts(minute), meta: { plan_id: 'p1', step: n } });
+    const [mine, yours] = [step(1, 5), step(2, 6)];
+    const planOf = (events: CortexEvent[]) => renderPlanFile(foldMemory(events, DEFAULT_SETTINGS, NOW));
+    const merged = mergePlanFiles(planOf([plan]), planOf([plan, mine]), planOf([plan, yours]));
+    expect(listedIds(merged).sort()).toEqual([mine.id, yours.id].sort());
+    expect(merged).toContain('Where the work stands: step 3 of 3, 2 done.');
+
+    const long = makeEvent({ id: `imported-${'x'.repeat(100)}`, type: 'plan', content: 'Plan: one; two', ts: ts(9), meta: { steps: ['one', 'two'] } });
+    expect(listedIds(planOf([long]))).toEqual([long.id]);
   });
 
   it('carry each entry\'s event id and front matter', () => {

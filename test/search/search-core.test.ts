@@ -41,13 +41,15 @@ describe('analysis', () => {
     expect(analyze('wiki emojis')).toEqual(['wiki', 'emoji']); // an i of the word's own stays
   });
 
-  it('keeps apart what Porter conflates: a customer is not custom, authorization is not an author', () => {
+  it('keeps apart what Porter conflates: a customer is not custom, authorization is not an author, lock contention is not content', () => {
     expect(analyze('customer')).not.toEqual(analyze('custom'));
     expect(analyze('customers')).toEqual(analyze('customer'));
     expect(analyze('authorized')).toEqual(analyze('authorization'));
     expect(analyze('authorization')).not.toEqual(analyze('author'));
     expect(analyze('production')).not.toEqual(analyze('product'));
     expect(analyze('internal')).not.toEqual(analyze('international'));
+    expect(analyze('contention')).not.toEqual(analyze('content'));
+    expect(analyze('contended')).toEqual(analyze('contention'));
   });
 
   it('splits identifiers into parts and also keeps them whole', () => {
