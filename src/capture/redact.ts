@@ -17,7 +17,7 @@ interface Rule {
   guard?: (secret: string) => boolean;
 }
 
-const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|passphrase|passcode|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
+const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|(?<![A-Za-z0-9/])pass(?![A-Za-z0-9_.-])|pwd|passphrase|passcode|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
 
 // A credential word as a key starts a word, and is never the kind inside an earlier placeholder:
 // `[REDACTED:password]@host` once made the host of a mongodb+srv URL look like a secret that
@@ -94,8 +94,9 @@ const RULES: Rule[] = withIndices([
   // for mysql, `-W` a prompt for ldapsearch; `-p` is a port for ssh, docker and redis-cli, so it
   // is only read after the programs where it is the password.
   { kind: 'password', pattern: new RegExp(String.raw`\bcurl\b${SAME_COMMAND}(?:-[uU]\s*|--(?:proxy-)?user(?:\s+|=))["']?[^\s:'"]*:([^\s'"]+)`, 'g'), group: 1, guard: literal },
-  { kind: 'password', pattern: new RegExp(String.raw`\b(?:mysql|mariadb)[a-z-]*\s${SAME_COMMAND}-p["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
-  { kind: 'password', pattern: new RegExp(String.raw`\bmongo(?:sh|dump|restore|export|import|stat|top|files)?\s${SAME_COMMAND}-p\s*["']?([^\s'"-][^\s'"]*)`, 'g'), group: 1, guard: literal },
+  // (The flag may come first: `mysql -pX`, `mysqldump -pX db`.)
+  { kind: 'password', pattern: new RegExp(String.raw`\b(?:mysql|mariadb)[a-z-]*\s(?:${SAME_COMMAND})?-p["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
+  { kind: 'password', pattern: new RegExp(String.raw`\bmongo(?:sh|dump|restore|export|import|stat|top|files)?\s(?:${SAME_COMMAND})?-p\s*["']?([^\s'"-][^\s'"]*)`, 'g'), group: 1, guard: literal },
   { kind: 'password', pattern: new RegExp(String.raw`\b(?:docker|podman|oc|az)\s+login\b${SAME_COMMAND}-p\s*["']?([^\s'"-][^\s'"]*)`, 'g'), group: 1, guard: literal },
   { kind: 'password', pattern: new RegExp(String.raw`\bredis-cli\b${SAME_COMMAND}(?:-a|--pass)\s+["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
   { kind: 'password', pattern: new RegExp(String.raw`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)\b${SAME_COMMAND}-w\s*["']?([^\s'"]+)`, 'g'), group: 1, guard: literal },
@@ -124,6 +125,8 @@ const RULES: Rule[] = withIndices([
   { kind: 'password', pattern: /\becho\s+(?:-[neE]+\s+)?["']?[^\s:'"]+:([^\s'"]+?)["']?\s*\|\s*(?:sudo\s+)?chpasswd\b/g, group: 1, guard: literal },
   { kind: 'authorization', pattern: /\bauthorization\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=-]{8,})/gi, group: 1 },
   { kind: 'bearer-token', pattern: /\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, group: 1 },
+  // KEY='a quoted value with spaces': all of it, where the key names a credential.
+  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}\s*(?:=|:=|:)\s*(["'])(?!\[REDACTED:)([^"'\n]*\s[^"'\n]*)\1`, 'gi'), group: 2, guard: (value) => value.trim().length >= 6 && looksLikeValue(value.trim()) },
   // KEY=value, KEY: value, "key": "value", --password value, where the key names a credential.
   {
     kind: 'secret',

@@ -1,3 +1,4 @@
+import { isoTime } from '../events/parse-event.js';
 /**
  * Claude Code transcript JSONL → a flat list of what happened, for every format in
  * TRANSCRIPTS.md: 1.0.x inline sidechains, 2.x subagent files, assistant responses split over
@@ -86,7 +87,9 @@ export function parseTranscript(text: string): Transcript {
     conversationLines += 1;
     const sidechain = record.isSidechain === true || typeof record.agentId === 'string';
     if (sidechain) sidechainLines += 1;
-    const ts = str(record.timestamp) ?? '';
+    // A record whose time cannot be read is still read: its events take the time of capture.
+    const stamped = str(record.timestamp);
+    const ts = stamped && isoTime(stamped) ? stamped : '';
     const agentId = str(record.agentId);
     const chain = agentId ?? (sidechain ? 'sidechain' : 'session');
     const compactionAgent = agentId !== null && COMPACTION_AGENT.test(agentId);

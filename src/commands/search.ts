@@ -91,6 +91,7 @@ export function jsonHit(hit: SearchHit) {
     tags: hit.tags ?? [],
     superseded: hit.superseded ?? false,
     ...(hit.supersededBy ? { supersededBy: hit.supersededBy } : {}),
+    ...(hit.amendedBy ? { amendedBy: hit.amendedBy } : {}),
     ...(hit.target ? { amends: hit.target } : {}),
   };
 }

@@ -60,6 +60,22 @@ function readUnit(raw: Record<string, unknown>, key: string, fallback: number): 
 }
 
 const CANONICAL_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** ISO-8601 as written in the wild: a date, or a date and time, with or without a zone. */
+const ISO_TS = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * An ISO-8601 time, or null. Only ISO: `Date` also reads "3/4/2026" and "March 3", in the
+ * machine's time zone, which would give one line a different time (and id) on every clone. A
+ * time without a zone is UTC for the same reason. Years stay within 0000-9999, where the
+ * journal's shard paths and the canonical form hold.
+ */
+export function isoTime(value: string): Date | null {
+  const m = ISO_TS.exec(value.trim());
+  if (!m) return null;
+  const text = value.trim().replace(' ', 'T').replace(',', '.');
+  const date = new Date(m[1] === undefined && text.includes('T') ? `${text}Z` : text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
 
 function readTimestamp(raw: Record<string, unknown>, fallback: Date | undefined): string {
   const value = raw.ts;
@@ -70,8 +86,8 @@ function readTimestamp(raw: Record<string, unknown>, fallback: Date | undefined)
   // Stored events are already canonical: skip the Date round trip (100K reads of a journal).
   // (Days 29-31 take the slow path: Date rolls 02-30 over to 03-02, and so must we.)
   if (typeof value === 'string' && CANONICAL_TS.test(value) && value.slice(8, 10) <= '28' && !Number.isNaN(Date.parse(value))) return value;
-  const date = typeof value === 'number' ? new Date(value) : typeof value === 'string' ? new Date(value) : undefined;
-  if (!date || Number.isNaN(date.getTime())) fail(`"ts" must be an ISO-8601 time, got ${JSON.stringify(value)}`);
+  const date = typeof value === 'number' ? new Date(value) : typeof value === 'string' ? isoTime(value) : null;
+  if (!date || Number.isNaN(date.getTime()) || date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999) fail(`"ts" must be an ISO-8601 time (2026-03-04T10:00:00Z) between the years 0 and 9999, got ${JSON.stringify(value)}`);
   return date.toISOString();
 }
 

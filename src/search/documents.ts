@@ -79,6 +79,18 @@ export interface StoredDoc extends Pick<CortexEvent, 'id' | 'type' | 'content' |
   rejected?: string;
   /** Captured by a heuristic (Layer 2), which never overturns a memory stated outright. */
   inferred?: boolean;
+  /** This is the memory `id` as the amendment `amendedBy` rewrote it (amendedDoc). */
+  amendedBy?: string;
+}
+
+/**
+ * An amendment is found as the memory it amends: that memory's id, type, reason and files, with
+ * the new text (as `cortex decisions` shows it). `amendedBy` tells it from the original, which
+ * the amendment hides. Without its target (not in the journal), the amendment stands alone.
+ */
+export function amendedDoc(amendment: CortexEvent, target: CortexEvent | undefined): StoredDoc {
+  if (!target || !isIndexed(target) || target.type === 'event_amended') return storedDoc(amendment);
+  return { ...storedDoc(target), content: amendment.content, ts: amendment.ts, amendedBy: amendment.id };
 }
 
 export function storedDoc(e: CortexEvent): StoredDoc {

@@ -48,8 +48,8 @@ export function feedbackTerms(plan: QueryPlan, best: readonly Candidate[], docs:
 /** What the feedback pass needs of the index. */
 export interface FeedbackSource {
   docs(ordinals: readonly number[]): ReadonlyMap<number, StoredDoc>;
-  /** Retracted memories, by id: they lend no words. */
-  hidden: ReadonlySet<string>;
+  /** Whether a document may be shown (not retracted, not the text an amendment replaced): only those lend words. */
+  shown(doc: StoredDoc): boolean;
   /** Words in one note of a hundred (capped at scale, costly to score): they say nothing about a topic. */
   isFrequent(term: string): boolean;
   /**
@@ -66,7 +66,10 @@ export async function withFeedback(plan: QueryPlan, first: Candidate[], source: 
   // A few more than needed are read, in case the best are retracted.
   const best = bestOf(first, 2 * FEEDBACK_DOCS);
   const docs = source.docs(best.map((c) => c.o));
-  const shown = best.filter((c) => !source.hidden.has(docs.get(c.o)?.id ?? ''));
+  const shown = best.filter((c) => {
+    const doc = docs.get(c.o);
+    return doc !== undefined && source.shown(doc);
+  });
   const terms = feedbackTerms(plan, shown, docs, source);
   if (terms.length === 0) return first;
   // The terms run alone, as a plan that answers no concept of the question. The notes they came

@@ -187,7 +187,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const read = docReader(update.dir, attrs);
   const origin = originIn(view, places, visiblePlace, attrs, read);
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
-  const { hidden, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashLimits[i] !== undefined || i === origin.place));
+  const { shown, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashLimits[i] !== undefined || i === origin.place));
 
   const allowed = request.types && request.types.length > 0 ? new Set(request.types.map((t) => typeCode(t))) : null;
   const since = request.since ? Math.floor(request.since.getTime() / 1000) : 0;
@@ -212,7 +212,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const frequent = meta.bulk?.frequent ?? {};
   const feedback: FeedbackSource = {
     docs: read,
-    hidden,
+    shown,
     isFrequent: (t) => Object.hasOwn(frequent, t),
     maxDocs: feedbackMaxDocs(meta.count),
     score: (p) => scoreQuery(p, segments, weigh),
@@ -234,8 +234,8 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const limit = request.limit ?? 10;
   // Reversals are read among what is shown first, then among the other answers: a decision that
   // took up a rejection reverses it even where --type rejected does not show it.
-  const implied = impliedAmong(read, attrs, filtered ? [...ranked, ...everyAnswer] : ranked, limit, hidden, superseded);
-  const hits = toHits(read, ranked, { hidden, superseded: { byEvent: superseded, implied }, limit });
+  const implied = impliedAmong(read, attrs, filtered ? [...ranked, ...everyAnswer] : ranked, limit, shown, superseded);
+  const hits = toHits(read, ranked, { shown, superseded: { byEvent: superseded, implied }, limit });
   return { hits, plan, stale: update.stale, indexed: meta.count, conceptDocs, hybrid: hybrid.used, ...(hybrid.notice ? { notice: hybrid.notice } : {}) };
 }
 
@@ -247,31 +247,38 @@ interface Supersessions {
   implied: ReadonlyMap<string, string>;
 }
 
-function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { hidden: Set<string>; superseded: (id: string) => string | undefined } {
-  const hidden = new Set<string>();
+/**
+ * The edits in view: what may be shown (not retracted; for an amended memory, only its latest
+ * amendment's text, amendedDoc) and what is superseded.
+ */
+function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { shown: (doc: StoredDoc) => boolean; superseded: (id: string) => string | undefined } {
+  const retracted = new Set<string>();
+  const amendedBy = new Map<string, string>();
   const byId = new Map<string, string>();
   const named: Array<{ ref: string; by: string }> = [];
   for (const edit of meta.edits) {
     if (!visiblePlace[edit.place]) continue;
-    if (edit.kind !== 'supersede') hidden.add(edit.target);
+    if (edit.kind === 'retract') retracted.add(edit.target);
+    else if (edit.kind === 'amend') amendedBy.set(edit.target, edit.by ?? '');
     else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '' });
     else byId.set(edit.target, edit.by ?? '');
   }
+  const shown = (doc: StoredDoc): boolean => !retracted.has(doc.id) && (doc.amendedBy ?? '') === (amendedBy.get(doc.id) ?? '');
   // A forgotten decision replaces nothing.
-  const live = named.filter((n) => !hidden.has(n.by));
+  const live = named.filter((n) => !retracted.has(n.by));
   const superseded = (id: string): string | undefined => {
     const by = byId.get(id);
     if (by !== undefined || live.length === 0) return by;
     const upper = id.toUpperCase();
     return live.find((n) => n.by !== id && (upper === n.ref || upper.startsWith(n.ref) || upper.endsWith(n.ref)))?.by;
   };
-  return { hidden, superseded };
+  return { shown, superseded };
 }
 
 /** How many of the best decisions and rejections a search reads for the reversals among them. */
 const REVERSAL_WINDOW = 30;
 
-function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candidate[], limit: number, hidden: ReadonlySet<string>, byEvent: (id: string) => string | undefined): Map<string, string> {
+function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candidate[], limit: number, shown: (doc: StoredDoc) => boolean, byEvent: (id: string) => string | undefined): Map<string, string> {
   const said = new Set([typeCode('decision_made'), typeCode('approach_rejected')]);
   // Only a decision or rejection among the results can be marked: most queries show none.
   if (!ranked.slice(0, limit * 2).some((c) => said.has(attrs.type(c.o)))) return new Map();
@@ -281,7 +288,7 @@ function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candid
     if (ordinals.length >= REVERSAL_WINDOW) break;
   }
   if (ordinals.length < 2) return new Map();
-  const found = [...read(ordinals)].map(([o, doc]) => ({ o, doc })).filter(({ doc }) => !hidden.has(doc.id));
+  const found = [...read(ordinals)].map(([o, doc]) => ({ o, doc })).filter(({ doc }) => shown(doc));
   const explicit = new Set(found.filter(({ doc }) => byEvent(doc.id) !== undefined).map(({ doc }) => doc.id));
   const idOf = new Map(found.map(({ doc }) => [memoryKey(doc), doc.id]));
   const implied = new Map<string, string>();
@@ -323,7 +330,7 @@ function docReader(dir: string, attrs: AttrTable): DocReader {
 }
 
 /** The best candidates as hits: read in batches until `limit` survive the edits and the dedupe. */
-function toHits(read: DocReader, candidates: readonly Candidate[], options: { hidden: ReadonlySet<string>; superseded: Supersessions; limit: number }): SearchHit[] {
+function toHits(read: DocReader, candidates: readonly Candidate[], options: { shown: (doc: StoredDoc) => boolean; superseded: Supersessions; limit: number }): SearchHit[] {
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
   const batch = Math.max(20, options.limit * 2);
@@ -332,7 +339,7 @@ function toHits(read: DocReader, candidates: readonly Candidate[], options: { hi
     const docs = read(slice.map((c) => c.o));
     for (const c of slice) {
       const doc = docs.get(c.o);
-      if (!doc || options.hidden.has(doc.id)) continue;
+      if (!doc || !options.shown(doc)) continue;
       const key = memoryKey(doc);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -12,7 +12,7 @@ import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
 import { isNamedByTrackedFiles } from '../projections/fold.js';
 import { millisOf } from '../projections/visibility.js';
-import { analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
+import { amendedDoc, analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
 import {
@@ -116,7 +116,7 @@ async function updateIndexIn(root: string, journal: Journal, options: UpdateOpti
       const since = await readSince(journal, meta.tip);
       if (options.maxInline !== undefined && since.events.length > options.maxInline) return { meta, dir, added: 0, wantsCompaction: false, stale: true };
       // A lost delta (deleted by hand, say) cannot be appended to: rebuild.
-      meta = (await appendToIndex(dir, meta, since.events, tip)) ?? (await rebuild(dir, (await readAll(journal)).events, tip, options.onProgress));
+      meta = (await appendToIndex(dir, meta, since.events, tip, await amendedBefore(journal, since.events))) ?? (await rebuild(dir, (await readAll(journal)).events, tip, options.onProgress));
       added = since.events.length;
     }
     const oversized = countInDelta(meta) > DELTA_MAX;
@@ -134,8 +134,11 @@ async function journalSize(journal: Journal): Promise<number> {
   return state === 'fresh' ? meta.total : (await refreshCache(journal.store, journal.cacheDir)).total;
 }
 
-/** The events' contribution to the tables in meta.json and their documents. */
-function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: StoredDoc[]; attrs: Array<Omit<DocAttrs, 'offset' | 'length'>>; listed: ListedRow[] } {
+const MAX_SECONDS = 0xffff_ffff;
+
+/** The events' contribution to the tables in meta.json and their documents. `earlier`: the journal before them, for what an amendment amends. */
+function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: ReadonlyMap<string, CortexEvent> = new Map()): { docs: StoredDoc[]; attrs: Array<Omit<DocAttrs, 'offset' | 'length'>>; listed: ListedRow[] } {
+  const byId = new Map(earlier);
   const placeIndex = new Map(meta.places.map(([b, c], i) => [`${b}\u0000${c}`, i]));
   const placeOf = (e: CortexEvent): number => {
     const key = `${e.branch}\u0000${e.commit}`;
@@ -161,9 +164,12 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[]): { docs: Store
     const millis = Math.max(0, millisOf(e.ts)); // before 1970 or unreadable: the epoch
     const place = placeOf(e);
     if (named) listed.push({ id: e.id, place, millis });
+    byId.set(e.id, e);
     if (!isIndexed(e)) continue;
-    docs.push(storedDoc(e));
-    attrs.push({ place, time: Math.floor(millis / 1000), milli: millis % 1000, type: typeCode(e.type) as number });
+    const doc = e.type === 'event_amended' ? amendedDoc(e, byId.get(String(e.meta.target ?? ''))) : storedDoc(e);
+    docs.push(doc);
+    // Seconds fit 32 bits until 2106: a clock set far ahead is kept at the last second they hold.
+    attrs.push({ place, time: Math.min(Math.floor(millis / 1000), MAX_SECONDS), milli: millis % 1000, type: typeCode(doc.type) as number });
   }
   return { docs, attrs, listed };
 }
@@ -190,9 +196,20 @@ async function rebuild(dir: string, events: readonly CortexEvent[], tip: string 
   return compact(dir, meta, onProgress, docs);
 }
 
-async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null): Promise<SearchMeta | null> {
+/**
+ * The memories amendments among `events` amend that were recorded before them: the journal is
+ * read whole only when there is such an amendment, which is rare (a rebuild has every event).
+ */
+async function amendedBefore(journal: Journal, events: readonly CortexEvent[]): Promise<Map<string, CortexEvent>> {
+  const ids = new Set(events.map((e) => e.id));
+  const wanted = new Set(events.filter((e) => e.type === 'event_amended' && typeof e.meta.target === 'string' && !ids.has(e.meta.target)).map((e) => e.meta.target as string));
+  if (wanted.size === 0) return new Map();
+  return new Map((await readAll(journal)).events.filter((e) => wanted.has(e.id)).map((e) => [e.id, e]));
+}
+
+async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null, earlier: ReadonlyMap<string, CortexEvent>): Promise<SearchMeta | null> {
   const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites] };
-  const { docs, attrs, listed } = absorb(meta, events);
+  const { docs, attrs, listed } = absorb(meta, events, earlier);
   await appendListed(dir, listed);
   if (docs.length > 0) {
     const json = await readDelta(dir, deltaName(meta));

@@ -123,6 +123,11 @@ describe('redaction', () => {
       'BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=[REDACTED:azure-sas]',
     ],
     ['curl "https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=Xy7%2BAb9Cd8Ef7Gh6Ij5Kl4Mn3Op2%3D"', 'curl "https://acme.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=[REDACTED:azure-sas]"'],
+    ['mysql -pHunter2Secret -u root', 'mysql -p[REDACTED:password] -u root'],
+    ['mysqldump -pX9secret shop > dump.sql', 'mysqldump -p[REDACTED:password] shop > dump.sql'],
+    ['mongosh -p S3cretpw --host db', 'mongosh -p [REDACTED:password] --host db'],
+    ['export DB_PASS=correcthorse', 'export DB_PASS=[REDACTED:secret]'],
+    ["SECRET_KEY='Secret words here' ./manage.py runserver", "SECRET_KEY='[REDACTED:secret]' ./manage.py runserver"],
   ])('redacts only the secret in %s', (input, expected) => {
     expect(redactText(input)).toEqual({ text: expected, count: 1 });
   });
@@ -156,6 +161,8 @@ describe('redaction', () => {
     'keytool -list -storepass:env STOREPASS -keystore app.jks',
     'tar -czf out.tgz -P dir',
     'ansible-vault encrypt vars.yml --vault-password-file ~/.config/ansible/vault_pass',
+    'vitest --pass-with-no-tests src/foo.test.ts',
+    'curl "https://x.example.com/?bypass_cache=always"',
   ])('leaves a command without a password alone: %s', (text) => {
     expect(redactText(text)).toEqual({ text, count: 0 });
   });

@@ -203,6 +203,19 @@ describe('cortex extract', () => {
     expect(cortexJson<Array<{ type: string }>>(dir, ['log']).map((e) => e.type)).toEqual(['decision_made']);
   });
 
+  it('keeps what a record with an unreadable time says, and everything after it: the Stop hook stores both', () => {
+    const dir = tempRepo();
+    const transcript = join(tempDir(), 'bad-time.jsonl');
+    const lines = session([assistant('[MEMORY: decision] Use SQS for the job queue'), assistant('[MEMORY: decision] Use SNS for fan-out')]).trim().split('\n');
+    lines[0] = lines[0]!.replace(/"timestamp":"[^"]*"/, '"timestamp":"2026-13-01T00:00:00Z"');
+    writeFileSync(transcript, `${lines.join('\n')}\n`);
+    const result = cortex(dir, ['extract', transcript, '--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as Array<{ content: string }>).map((e) => e.content)).toEqual(['Use SQS for the job queue', 'Use SNS for fan-out']);
+    cortex(dir, ['hook', 'stop'], { input: JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) });
+    expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content).sort()).toEqual(['Use SNS for fan-out', 'Use SQS for the job queue']);
+  });
+
   it('reads the transcript from stdin for -, as import does', () => {
     const text = session([assistant('Ruled out GraphQL: three REST endpoints do not need it.')]) + '{"type":"assistant", "trunc';
     const result = cortex(tempDir(), ['extract', '-', '--json'], { input: text });

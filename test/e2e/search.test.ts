@@ -121,6 +121,14 @@ describe('cortex search', () => {
     expect(search(dir, 'public api')).toHaveLength(2);
   });
 
+  it('keeps working with a memory stamped past 2106 (a clock set far ahead), which it finds and dates as stamped', () => {
+    const dir = newRepo();
+    const far = { type: 'decision', content: 'Partition the ledger table by month', ts: '2206-01-01T00:00:00Z' };
+    expect(cortex(dir, ['import', '-'], { input: JSON.stringify(far) }).code).toBe(0);
+    expect(search(dir, 'ledger partition')).toEqual([expect.objectContaining({ content: far.content, ts: '2206-01-01T00:00:00.000Z' })]);
+    expect(search(dir, 'ledger', '--since', '2100-01-01')).toHaveLength(1);
+  });
+
   it('filters the answers to the question, not the ways to them: a decision found through a note of another type is still found with --type decision', () => {
     const dir = newRepo();
     const input = [
@@ -140,6 +148,20 @@ describe('cortex search', () => {
     expect(cortex(dir, ['forget', gone.id]).code).toBe(0);
     expect(search(dir, 'uploads disk').map((h) => h.id)).not.toContain(gone.id);
     expect(search(dir, '/var/uploads')).toEqual([]);
+
+    // An amendment is found as the memory it amends, with the new text: that memory's id, type
+    // and reason (as `cortex decisions` shows it), with --type too; the old text is gone. Its
+    // target was indexed before it (an incremental update), and a rebuild agrees.
+    const cache = { id: '01JAMEND00000000000000000A', type: 'decision', content: 'Cache invoices in Memcached for ten minutes', ts: '2026-01-01T00:00:00Z', meta: { reason: 'invoice pages are slow' } };
+    expect(cortex(dir, ['import', '-'], { input: JSON.stringify(cache) }).code).toBe(0);
+    expect(search(dir, 'memcached').map((h) => h.id)).toEqual([cache.id]);
+    const amendment = { id: '01JAMEND00000000000000000B', type: 'event_amended', content: 'Cache invoices in Varnish for five minutes', ts: '2026-01-02T00:00:00Z', meta: { target: cache.id } };
+    expect(cortex(dir, ['import', '-'], { input: JSON.stringify(amendment) }).code).toBe(0);
+    for (const pass of ['incremental', 'rebuilt']) {
+      if (pass === 'rebuilt') rmSync(join(dir, '.git', 'cortex'), { recursive: true, force: true });
+      expect(search(dir, 'varnish', '--type', 'decision')).toEqual([expect.objectContaining({ id: cache.id, type: 'decision_made', content: amendment.content, reason: cache.meta.reason, amendedBy: amendment.id })]);
+      expect(search(dir, 'memcached')).toEqual([]);
+    }
 
     const old = remember(dir, 'Deploy with Heroku pipelines', '-t', 'decision');
     const replacement = remember(dir, 'Deploy with Fly.io machines', '-t', 'decision', '--supersedes', old.id);

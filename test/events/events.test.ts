@@ -115,6 +115,22 @@ describe('normalizeEvent (import and CLI input)', () => {
     expect(result.ok && result.event).toMatchObject({ id: 'evt-1', ts: '2026-01-02T02:04:05.000Z', session: 's1', author: 'a@x', branch: null, commit: 'abc', meta: { reason: 'ops' } });
   });
 
+  it('reads a time without a zone as UTC, whatever the machine\'s zone, so every clone derives the same time and id', () => {
+    const zone = process.env.TZ;
+    const at = (tz: string) => {
+      process.env.TZ = tz;
+      const result = normalizeEvent({ type: 'learned', content: 'API paginates at 100', ts: '2026-03-01T09:30:00' }, ctx);
+      return result.ok ? [result.event.ts, result.event.id] : [];
+    };
+    try {
+      expect(at('America/New_York')).toEqual(at('Asia/Tokyo'));
+      expect(at('UTC')[0]).toBe('2026-03-01T09:30:00.000Z');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('derives the same id for the same id-less line, so re-importing it is idempotent', () => {
     const line = { type: 'learned', content: 'API paginates at 100', ts: '2026-03-01T00:00:00Z' };
     const a = normalizeEvent(line, ctx);
@@ -128,6 +144,9 @@ describe('normalizeEvent (import and CLI input)', () => {
     [{ type: 'decision', content: '   ' }, '"content" is empty'],
     [{ type: 'nonsense', content: 'x' }, 'unknown type "nonsense"'],
     [{ type: 'decision', content: 'x', ts: 'yesterday-ish' }, '"ts" must be an ISO-8601 time'],
+    [{ type: 'decision', content: 'x', ts: '3/4/2026' }, '"ts" must be an ISO-8601 time'],
+    [{ type: 'decision', content: 'x', ts: 'March 3 2026 10:00' }, '"ts" must be an ISO-8601 time'],
+    [{ type: 'decision', content: 'x', ts: '+010000-01-01T00:00:00Z' }, '"ts" must be an ISO-8601 time'],
     [{ type: 'decision', content: 'x', confidence: 3 }, '"confidence" must be a number between 0 and 1'],
     [{ type: 'decision', content: 'x', meta: [1] }, '"meta" must be an object'],
     [{ type: 'decision', content: 'x', id: 'has space' }, '"id" must be'],
