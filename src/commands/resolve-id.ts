@@ -13,6 +13,10 @@ const SHOWN_MATCHES = 3;
 export function resolveEventId(events: readonly CortexEvent[], id: string): CortexEvent {
   const wanted = id.trim().toUpperCase();
   if (wanted.length < MIN_ID_CHARS) throw new CortexError('USAGE', `give at least ${MIN_ID_CHARS} characters of the id, not "${id}" (cortex decisions and cortex log show ids)`);
+  // An id given whole is that event, even where it is also the start of another (imported ids
+  // such as deploy-note-1 and deploy-note-10).
+  const exact = events.filter((e) => e.id.toUpperCase() === wanted);
+  if (exact.length === 1) return exact[0] as CortexEvent;
   const matches = new Map<string, CortexEvent>();
   for (const e of events) {
     const full = e.id.toUpperCase();

@@ -98,6 +98,18 @@ function readContent(raw: Record<string, unknown>): string {
   return content;
 }
 
+/** Terminal colour sequences and other control characters (a bell, an escape, NUL) but tabs and newlines. */
+const CONTROLS = /\u001b\[[0-9;?]*[ -/]*[@-~]|\r\n?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text as a memory keeps it: what a terminal would act on is no part of it. Captured command
+ * output carries colour codes, and an imported or pasted line could carry an escape that
+ * rewrites a terminal `cortex log` prints to.
+ */
+export function printable(text: string): string {
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text) ? text.replace(CONTROLS, (m) => (m[0] === '\r' ? '\n' : '')) : text;
+}
+
 function readType(raw: Record<string, unknown>) {
   const name = readString(raw, 'type');
   const type = resolveEventType(name);
@@ -144,7 +156,8 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
   return guard(() => {
     if (!isPlainObject(raw)) fail('an event must be a JSON object');
     const type = readType(raw);
-    const content = readContent(raw);
+    const content = printable(readContent(raw));
+    if (content.trim() === '') fail('"content" is empty');
     const hasTs = raw.ts !== undefined && raw.ts !== null;
     const ts = readTimestamp(raw, ctx.now);
     const id = readId(raw) ?? (hasTs ? contentId(ts, raw) : ctx.newId(Date.parse(ts)));

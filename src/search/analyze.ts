@@ -21,11 +21,11 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * A word runs across identifier joiners (snake_case, package.json, kebab-case) but not across
- * apostrophes: "what's", "isn't" and "customer's" are contractions and possessives, not
+ * A word runs across identifier joiners (snake_case, package.json, kebab-case) and combining
+ * marks (हिन्दी is one word, not three) but not across apostrophes: "what's", "isn't" and "customer's" are contractions and possessives, not
  * identifiers, and their joined forms ("whats", "isnt") would be words no one searches for.
  */
-const WORD = /(?<![\p{L}\p{N}])[cfj](?:\+\+|#)(?![\p{L}\p{N}+#])|[\p{L}\p{N}][\p{L}\p{N}_.-]*/giu;
+const WORD = /(?<![\p{L}\p{N}])[cfj](?:\+\+|#)(?![\p{L}\p{N}+#])|[\p{L}\p{N}][\p{L}\p{M}\p{N}_.-]*/giu;
 /** Languages named with symbols, which would otherwise all be the letter "c". */
 const SYMBOL_NAMES: Readonly<Record<string, string>> = { 'c++': 'cpp', 'c#': 'csharp', 'f#': 'fsharp', 'j#': 'jsharp' };
 
@@ -41,9 +41,13 @@ const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const PLURAL_ACRONYM = /^\p{Lu}{2,}s$/u;
 const MAX_TERM = 64;
 
+/** Latin accents, which people type or leave out at will: "café" and "cafe" are one word. */
+const ACCENTS = /[\u0300-\u036f]/g;
+const unaccented = (word: string): string => (/[^\x00-\x7f]/.test(word) ? word.normalize('NFD').replace(ACCENTS, '').normalize('NFC') : word);
+
 /** A word as typed → its term, or null for a stopword. Digits and short words are not stemmed. */
 export function termOf(word: string): string | null {
-  const w = word.toLowerCase();
+  const w = unaccented(word.toLowerCase());
   if (w.length === 0 || w.length > MAX_TERM || STOPWORDS.has(w)) return null;
   if (w.length <= 3 || !/^\p{L}+$/u.test(w)) return w;
   const stem = stemOf(w);

@@ -578,6 +578,9 @@ describe('changing memory', () => {
     const ambiguous = cortex(dir, ['forget', 'xyz123']);
     expect(ambiguous).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: xyz123 matches 2 memories \(01JA000000AAAAAAAAAAXYZ123, 01JB000000BBBBBBBBBBXYZ123\); give more .*\n$/) });
     expect(git(dir, 'rev-parse', 'cortex/journal')).toBe(before);
+    // An id given whole names its memory, even where it starts another's.
+    cortex(dir, ['import', '-'], { input: ['deploy-note-1', 'deploy-note-10'].map((id) => JSON.stringify({ id, type: 'decision', content: `Note ${id}` })).join('\n') });
+    expect(cortex(dir, ['forget', 'deploy-note-1'])).toMatchObject({ code: 0, stdout: 'forgot decision_made deploy-note-1: Note deploy-note-1\n' });
   });
 
   it('remember --supersedes refuses a memory that is not a decision, a forgotten one, or one already superseded, and stores nothing', () => {

@@ -131,6 +131,12 @@ describe('normalizeEvent (import and CLI input)', () => {
     }
   });
 
+  it('keeps no control characters in what a memory says, which a terminal would act on: colour codes, bells, escapes; tabs and newlines stay', () => {
+    const result = normalizeEvent({ type: 'learned', content: 'bell\u0007 \u001b[31mred\u001b[0m\r\nnext\tline' }, ctx);
+    expect(result.ok && result.event.content).toBe('bell red\nnext\tline');
+    expect(normalizeEvent({ type: 'learned', content: '\u001b[2J' }, ctx)).toMatchObject({ ok: false, error: expect.stringContaining('"content" is empty') });
+  });
+
   it('derives the same id for the same id-less line, so re-importing it is idempotent', () => {
     const line = { type: 'learned', content: 'API paginates at 100', ts: '2026-03-01T00:00:00Z' };
     const a = normalizeEvent(line, ctx);

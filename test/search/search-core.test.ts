@@ -52,6 +52,14 @@ describe('analysis', () => {
     expect(analyze('contended')).toEqual(analyze('contention'));
   });
 
+  it('folds Latin accents, typed or left out (café is cafe), and keeps a word with combining marks whole', () => {
+    expect(analyze('café')).toEqual(analyze('cafe'));
+    expect(analyze('cafe\u0301')).toEqual(analyze('cafe'));
+    expect(analyze('Ünïcödé naïve')).toEqual(analyze('unicode naive'));
+    expect(analyze('हिन्दी')).toEqual(['हिन्दी']);
+    expect(analyze('한국어')).toEqual(['한국어']);
+  });
+
   it('splits identifiers into parts and also keeps them whole', () => {
     expect(analyze('getUserName')).toEqual(['user', 'name', 'getusername']);
     expect(analyze('package.json')).toEqual(['packag', 'json', 'packagejson']);
