@@ -1,5 +1,5 @@
 import type { Candidate } from './candidate.js';
-import { emptyPlans, extractToolCalls, redactPlans, unansweredCalls, type SessionPlans } from './layer1.js';
+import { emptyPlans, extractToolCalls, planId, redactPlans, unansweredCalls, type SessionPlans } from './layer1.js';
 import { extractProse, extractUserPreferences } from './layer2.js';
 import { extractTags, withoutTags } from './layer3.js';
 import { extractProsePlans } from './prose-plan.js';
@@ -101,7 +101,9 @@ export function extractCandidates(text: string, options: { session?: string; sta
   for (const item of items) {
     if (item.kind !== 'assistant-text' && item.kind !== 'user-text') continue;
     const prose = prepareProse(item.text);
-    raw.push(...extractTags(prose, item.ts));
+    const tagged = extractTags(prose, item.ts);
+    for (const plan of tagged) followTaggedPlan(plan, state, session);
+    raw.push(...tagged);
     // A compaction's summary tells the session again: its "switched to X", "prefer A over B" were
     // captured when they happened, or were never decisions (a log of edits, errors and fixes).
     if (item.recap) continue;
@@ -129,4 +131,17 @@ export function extractCandidates(text: string, options: { session?: string; sta
   state.seen = [...seen, ...byKey.keys()];
   const { items: _items, ...summary } = transcript;
   return { candidates, transcript: summary, state };
+}
+
+/**
+ * A plan a `[MEMORY: plan]` tag states is the session's plan from then on, as a written or todo
+ * list one is: a later "Step 2 done: …" ticks its second step (prose-plan.ts).
+ */
+function followTaggedPlan(candidate: Candidate, state: SessionPlans, session: string): void {
+  const steps = Array.isArray(candidate.meta.steps) ? candidate.meta.steps.filter((s): s is string => typeof s === 'string') : [];
+  if (candidate.type !== 'plan_created' || candidate.meta.tag === 'todo' || steps.length < 2) return;
+  const known = state.plans.find((p) => p.steps.length === steps.length && p.steps.every((s, i) => s === steps[i]));
+  const plan = known ?? { id: planId(`${session}\u0000tag\u0000${state.plans.length}\u0000${steps.join('\n')}`), steps, done: steps.map(() => false) };
+  if (!known) state.plans.push(plan);
+  candidate.meta.plan_id = plan.id;
 }

@@ -374,6 +374,15 @@ describe('plans written in prose', () => {
     expect(third.candidates.filter((c) => c.type === 'plan_step_completed')).toEqual([]);
   });
 
+  it('ticks the steps of a plan a [MEMORY: plan] tag stated, as of a written one', () => {
+    const first = extractCandidates(session([assistant('[MEMORY: plan] migrate auth; add tests; deploy')]));
+    const created = first.candidates.filter((c) => c.type === 'plan_created');
+    expect(created).toHaveLength(1);
+    const later = extractCandidates(session([assistant('Step 1 done: migrated auth.')]), { state: first.state });
+    expect(later.candidates.filter((c) => c.type === 'plan_step_completed').map((c) => [c.meta.plan_id, c.meta.step])).toEqual([[created[0]?.meta.plan_id, 1]]);
+    expect(created[0]?.meta.plan_id).toEqual(expect.any(String));
+  });
+
   it.each([
     ['a list offered under a conditional', 'If you agree, the plan would be:\n1. Drop the table.\n2. Recreate it.'],
     ['a single item', 'Plan:\n1. Drop the table.'],
