@@ -31,8 +31,11 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   if (args.range) {
     await uniteFetchedMemory(journal, io);
     const { readAll } = await import('../journal/journal.js');
-    const { readRange } = await import('../workspace/revision.js');
-    inRange = new Set((await readRange(journal.repo, (await readAll(journal)).events, args.range)).added.map((e) => e.id));
+    const { readRange, readVisibleAt } = await import('../workspace/revision.js');
+    const all = (await readAll(journal)).events;
+    // A range lists what it adds, as `git log main..feature`; one revision, what is in view there, as `git log main`.
+    const listed = args.range.includes('..') ? (await readRange(journal.repo, all, args.range)).added : await readVisibleAt(journal.repo, all, args.range);
+    inRange = new Set(listed.map((e) => e.id));
   }
   const { meta, events } = await readNewestFirst(journal);
   warnProblems(io, meta.problems);

@@ -13,7 +13,7 @@ import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, mill
  * reachable from HEAD, and for each other branch with events on that history, which of its
  * fork points are followed by commits HEAD does not have.
  */
-export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState; withOrigin?: boolean } = {}): Promise<BranchView & { head: HeadState }> {
+export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState; withOrigin?: boolean; tip?: boolean } = {}): Promise<BranchView & { head: HeadState }> {
   const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ id: e.id, branch: e.branch, commit: e.commit, millis: millisOf(e.ts) }));
   return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
 }
@@ -41,6 +41,8 @@ export interface ViewOptions {
    * feature's PR would list main's. Not by the reflog's time, which replayed transcripts defeat.
    */
   withOrigin?: boolean;
+  /** `at` is the branch's tip, seen as HEAD would see it checked out there (`cortex log feature`): its origin by the reflog's time too, where no fork was recorded. */
+  tip?: boolean;
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
@@ -190,7 +192,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   // fork commit is that branch's until its next commit: main's decision, then `git switch -c
   // feat`, stays on feat after main moves on. Where this clone saw the branch made, the
   // journal's order says what came before; else the reflog's time does.
-  const origin = (!options.at || options.withOrigin) && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
+  const origin = (!options.at || options.withOrigin || options.tip) && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
   if (origin && branch && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) {
     const fork = await journalAtFork(repo, branch, origin.created);
     const place = { branch: origin.from, commit: origin.start };
@@ -199,7 +201,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     const atFork = places.some((p) => p.branch === place.branch && p.commit === place.commit && !isVisible(p, view));
     if (fork) {
       if (atFork) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
-    } else if (!options.at) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+    } else if (!options.at || options.tip) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
   }
   // A squash merge's listed decisions that came with the fork are no sign of one.
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {

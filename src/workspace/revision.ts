@@ -57,3 +57,9 @@ export async function readRange(repo: Repo, events: readonly CortexEvent[], rang
   const inBase = new Set(baseVisible.map((e) => e.id));
   return { base, head, added: headVisible.filter((e) => !inBase.has(e.id)), baseVisible, headVisible };
 }
+
+/** The events in view at one revision (`cortex log main`): at a branch's name, as that branch checked out sees them. */
+export async function readVisibleAt(repo: Repo, events: readonly CortexEvent[], rev: string): Promise<CortexEvent[]> {
+  const at = await resolveRevision(repo, rev);
+  return visibleEvents(events, await readBranchView(repo, events, { at, withOrigin: true, tip: at.branch === rev }));
+}

@@ -851,6 +851,23 @@ describe('decision diffs and blame', () => {
     expect(cortex(dir, ['diff', 'main..nope']).stderr).toMatch(/unknown revision "nope"/);
   });
 
+  it('cortex log <branch> lists what is in view on that branch, as git log <branch> lists its history, wherever HEAD is', () => {
+    const { g, dir } = initializedRepo();
+    remember(dir, 'Main decision', '-t', 'decision');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Feature decision', '-t', 'decision');
+    g(dir, 'commit', '-q', '--allow-empty', '-m', 'feature');
+    g(dir, 'checkout', '-q', 'main');
+    remember(dir, 'Later main decision', '-t', 'decision');
+    g(dir, 'commit', '-q', '--allow-empty', '-m', 'main moves');
+    const logAt = (rev: string) => cortexJson<Array<{ content: string }>>(dir, ['log', rev, '--type', 'decision']).map((e) => e.content).sort();
+    for (const head of ['main', 'feature']) {
+      g(dir, 'checkout', '-q', head);
+      expect(logAt('feature')).toEqual(['Feature decision', 'Main decision']);
+      expect(logAt('main')).toEqual(['Later main decision', 'Main decision']);
+    }
+  });
+
   it('after a merge, the commits before it keep their own decisions: diff HEAD^1..HEAD is the merged branch\'s, and a checkout of HEAD^1 shows main\'s', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     remember(dir, 'Main decision A', '-t', 'decision');
