@@ -9,6 +9,7 @@ import { runGit } from '../git/run-git.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { installGitIntegration } from '../install/git-integration.js';
 import { nextRecord, readRecord, readTextOrNull, writeRecord } from '../install/install-record.js';
+import { shellWords } from '../install/shell-words.js';
 import type { Journal } from '../journal/journal.js';
 import { initJournal } from '../journal/store.js';
 import { readTip } from '../journal/tip.js';
@@ -50,11 +51,12 @@ export async function readJsonFile(path: string): Promise<{ text: string; value:
  * tracked `.cortex/` files this work tree lacks, so that they are committed with the setup.
  */
 export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
+  const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
+  if ((shellWords(command)?.length ?? 0) === 0) throw new CortexError('USAGE', `CORTEX_HOOK_COMMAND ${JSON.stringify(command)} is no command sh can run (a quote left open?): give one such as "node /opt/cortex/dist/cli.js" or '"/Users/me/my tools/cortex"'`);
   const journal = await openJournalAt(io, { forWriting: true });
   // A fresh clone of a repository that already has memory starts from the remote's journal.
   const adopted = (await adoptRemoteJournal(journal)) ?? (await fetchJournalOfNarrowClone(journal));
   const created = adopted ? false : await initJournal(journal.store, await readAuthor(journal.repo));
-  const command = io.env.CORTEX_HOOK_COMMAND ?? 'cortex';
   const changed: string[] = args.git === false ? [] : await installGitIntegration(journal.repo, command);
   // Hooks run without the variable: the journal's name is kept where they look for it.
   if (io.env.CORTEX_JOURNAL_REF?.trim()) {

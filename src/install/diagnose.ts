@@ -23,6 +23,7 @@ import { VERSION } from '../version.js';
 import { readSettings } from '../workspace/settings.js';
 import { GIT_HOOKS, hooksDir } from './git-integration.js';
 import { hasBlock } from './hook-block.js';
+import { shellWords } from './shell-words.js';
 
 /**
  * `cortex doctor`: is Cortex set up so that it works here, and if not, what to do. Each check
@@ -128,7 +129,7 @@ function versionFinding(check: string, version: string, min: readonly number[], 
 /** The hooks run `cortex` (or CORTEX_HOOK_COMMAND's first word) from PATH, and skip silently without it. */
 function onPath(command: string, env: NodeJS.ProcessEnv, hooksInstalled: boolean): Finding {
   const check = 'cortex on PATH';
-  const program = command.trim().split(/\s+/)[0] ?? 'cortex';
+  const program = shellWords(command.trim())?.[0] ?? 'cortex';
   const found = program.includes('/') ? (isExecutable(program) ? program : null) : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program)).find(isExecutable);
   if (!found) {
     return {

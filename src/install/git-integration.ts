@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { gitOutput, runGit } from '../git/run-git.js';
 import { acceptsBlock, addBlock, chainScript, hasBlock, hookBlock, removeBlock } from './hook-block.js';
+import { programOf } from './shell-words.js';
 
 /**
  * What `cortex init` adds to a repository for git, and `cortex uninstall` takes away, exactly:
@@ -74,7 +75,7 @@ export async function installGitIntegration(repo: Repo, command: string): Promis
   const cwd = repo.workTree ?? repo.gitDir;
   // Where cortex is not on git's PATH (a GUI client, another shell), a union merge still keeps
   // both sides' entries (the files are laid out for it) instead of failing the merge with none.
-  const driver = `if command -v ${command.split(' ')[0]} >/dev/null 2>&1; then ${command} merge-driver %O %A %B %P; else git merge-file --union -q %A %O %B; fi`;
+  const driver = `if command -v ${programOf(command)} >/dev/null 2>&1; then ${command} merge-driver %O %A %B %P; else git merge-file --union -q %A %O %B; fi`;
   if ((await runGit(['config', 'merge.cortex.driver'], { cwd })).stdout.trim() !== driver) {
     await gitOutput(['config', 'merge.cortex.name', 'Cortex: regenerate .cortex/ projections'], { cwd });
     await gitOutput(['config', 'merge.cortex.driver', driver], { cwd });

@@ -1,3 +1,5 @@
+import { programOf } from './shell-words.js';
+
 /**
  * The marked block Cortex puts into a user's git hook script, and taking it out again so the
  * file is byte-identical to before. Pure: text in, text out.
@@ -15,10 +17,10 @@ export function hookBlock(hook: string, command: string): string {
     ? [
         'cortex_stdin=$(mktemp 2>/dev/null || echo "${TMPDIR:-/tmp}/cortex-hook-$$")',
         'cat > "$cortex_stdin"',
-        `if command -v ${command.split(' ')[0]} >/dev/null 2>&1; then ${call} < "$cortex_stdin" || true; fi`,
+        `if command -v ${programOf(command)} >/dev/null 2>&1; then ${call} < "$cortex_stdin" || true; fi`,
         'exec < "$cortex_stdin"; rm -f "$cortex_stdin"',
       ]
-    : [`if command -v ${command.split(' ')[0]} >/dev/null 2>&1; then ${call} || true; fi`];
+    : [`if command -v ${programOf(command)} >/dev/null 2>&1; then ${call} || true; fi`];
   return [BLOCK_START, ...body, BLOCK_END, ''].join('\n');
 }
 

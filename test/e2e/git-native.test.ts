@@ -224,6 +224,20 @@ describe('git hooks next to the user\'s own', () => {
     expect(statSync(hook).mode & 0o777).toBe(0o755);
   });
 
+  it('runs a CORTEX_HOOK_COMMAND whose path has a space (quoted as sh quotes it) from every hook, and commits and checkouts go through', () => {
+    const bin = join(tempDir(), 'my tools');
+    mkdirSync(bin);
+    cortexOnPath(bin); // writes the wrapper; the hooks reach it by its quoted path, not PATH
+    const command = `"${join(bin, 'cortex')}"`;
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    expect(cortex(dir, ['init', '--no-claude'], { env: { CORTEX_HOOK_COMMAND: command } }).code).toBe(0);
+    for (const hook of ['prepare-commit-msg', 'post-checkout', 'pre-push']) expect(spawnSync('sh', ['-n', join(dir, '.git', 'hooks', hook)]).status).toBe(0);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'cortex init');
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    expect(existsSync(join(dir, '.git', 'cortex', 'forks.json'))).toBe(true); // post-checkout ran it
+  });
+
   it('with husky (core.hooksPath .husky/_) adds its block to .husky/<hook>, and uninstall takes it away', () => {
     const dir = tempRepo({ files: { '.husky/_/h': '# husky\n', '.husky/pre-commit': 'npm test\n' } });
     git(dir, 'config', 'core.hooksPath', '.husky/_');

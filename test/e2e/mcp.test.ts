@@ -161,4 +161,21 @@ describe('cortex mcp', () => {
     expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { other: { command: 'other-server' } } });
     expect(existsSync(join(dir, '.mcp.json'))).toBe(true);
   });
+
+  it('leaves a cortex server the user wrote in .mcp.json (their own command, an env) as it is, through init --mcp and uninstall', () => {
+    const own = `${JSON.stringify({ mcpServers: { cortex: { command: 'node', args: ['/opt/cortex/dist/cli.js', 'mcp'], env: { CORTEX_JOURNAL_REF: 'refs/heads/memory' } } } }, null, 2)}\n`;
+    const dir = tempRepo({ files: { 'README.md': '# app\n', '.mcp.json': own } });
+    expect(cortex(dir, ['init', '--no-git', '--mcp']).code).toBe(0);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe(own);
+    expect(cortex(dir, ['uninstall']).code).toBe(0);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe(own);
+  });
+
+  it('registers a hook command with a space in its path as sh splits it (CORTEX_HOOK_COMMAND quoted)', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    const command = '"/opt/my tools/cortex" --quiet';
+    expect(cortex(dir, ['init', '--no-git', '--mcp'], { env: { CORTEX_HOOK_COMMAND: command } }).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.cortex).toEqual({ type: 'stdio', command: '/opt/my tools/cortex', args: ['--quiet', 'mcp'] });
+    expect(cortex(tempRepo(), ['init', '--no-git'], { env: { CORTEX_HOOK_COMMAND: '"/opt/my tools/cortex' } })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: CORTEX_HOOK_COMMAND .* no command sh can run/) });
+  });
 });
