@@ -38,7 +38,7 @@ if (verb && !verb.startsWith('-') && verb !== 'help') prefetchRepo(process.cwd()
 
 const { default: yargs } = await import('yargs');
 const { hideBin } = await import('yargs/helpers');
-const { isCortexError, missingObjectAdvice } = await import('./errors.js');
+const { CortexError, isCortexError, missingObjectAdvice } = await import('./errors.js');
 const { processIO } = await import('./commands/io.js');
 const { VERSION } = await import('./version.js');
 type CommandIO = import('./commands/io.js').CommandIO;
@@ -87,11 +87,11 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (argv) => run(async () => (await import('./commands/init.js')).runInit(argv, io)),
     )
     .command(
-      'remember <text..>',
+      'remember [text..]',
       'store a memory: a decision, a rejected approach, something learned…',
       (y) =>
         y
-          .positional('text', { type: 'string', array: true, demandOption: true })
+          .positional('text', { type: 'string', array: true, describe: 'the memory (after -- when it starts with a dash)' })
           .options({
             type: { alias: 't', type: 'string', describe: 'decision | rejected | learned | plan | preference | error | done (or a full type name); default learned, or decision with --supersedes' },
             why: { type: 'string', describe: 'the reason behind it' },
@@ -103,7 +103,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
             step: { type: 'string', array: true, describe: 'a step of a plan (repeatable; default: the text\'s list items, or its parts between semicolons)' },
             ...jsonOption,
           }),
-      (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: argv.text as string[] }, io)),
+      (argv) => run(async () => (await import('./commands/remember.js')).runRemember({ ...argv, text: wordsOf('remember', 'the memory', argv.text, argv['--']) }, io)),
     )
     .command(
       'forget <id>',
@@ -165,10 +165,10 @@ function commands(cli: Argv, io: CommandIO): Argv {
       (argv) => run(async () => (await import('./commands/log.js')).runLog({ ...argv, range: argv.range as string | undefined }, io)),
     )
     .command(
-      'search <query..>',
+      'search [query..]',
       'find memories by what they say, best first (stemming, synonyms, decisions and rejections favoured; aligned with this branch)',
       (y) =>
-        y.positional('query', { type: 'string', array: true, demandOption: true }).options({
+        y.positional('query', { type: 'string', array: true, describe: 'what to look for (after -- when it starts with a dash)' }).options({
           type: { alias: 't', type: 'string', array: true, describe: 'only these types (repeatable or comma-separated)' },
           since: { type: 'string', describe: 'only after this date (2026-11-01, "3 days ago")' },
           limit: { alias: 'n', type: 'string', describe: 'at most this many results (default 10)' },
@@ -176,7 +176,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
           ...allOption,
           ...jsonOption,
         }),
-      (argv) => run(async () => (await import('./commands/search.js')).runSearch({ ...argv, query: (argv.query as unknown[]).map(String), type: argv.type as string[] | undefined }, io)),
+      (argv) => run(async () => (await import('./commands/search.js')).runSearch({ ...argv, query: wordsOf('search', 'what to look for', argv.query, argv['--']), type: argv.type as string[] | undefined }, io)),
     )
     .command(
       'reindex',
@@ -266,7 +266,27 @@ function commands(cli: Argv, io: CommandIO): Argv {
     );
 }
 
-const cli = commands(yargs(hideBin(process.argv)).scriptName('cortex'), io)
+/**
+ * A command's words: those before `--` and those after it, where words starting with a dash
+ * ("-Xmx4g is the heap flag") can only go. None is a usage error, as yargs says it.
+ */
+function wordsOf(command: string, what: string, before: unknown, after: unknown): string[] {
+  const words = [...(Array.isArray(before) ? before : []), ...(Array.isArray(after) ? after : [])].map(String);
+  if (words.length === 0) throw new CortexError('USAGE', `give ${what}: cortex ${command} "…" (after -- when it starts with a dash)`);
+  return words;
+}
+
+/** Options that take one value: given twice, the last one counts, as in git (yargs would make an array). */
+const SINGLE_VALUED = ['why', 'instead', 'session', 'supersedes', 'budget', 'since', 'until', 'author', 'grep', 'n', 'limit', 'remote'];
+function lastOfRepeated(argv: Record<string, unknown>): void {
+  const single = argv._ && (argv._ as unknown[])[0] === 'remember' ? [...SINGLE_VALUED, 'type', 't'] : SINGLE_VALUED;
+  for (const key of single) {
+    const value = argv[key];
+    if (Array.isArray(value)) argv[key] = value[value.length - 1];
+  }
+}
+
+const cli = commands(yargs(hideBin(process.argv)).scriptName('cortex').parserConfiguration({ 'populate--': true }).middleware(lastOfRepeated, true), io)
   .demandCommand(1, 'give a command (cortex --help lists them)')
   .strict()
   .recommendCommands()

@@ -18,6 +18,8 @@ export interface LogArgs {
   n?: number | string;
   oneline?: boolean;
   json?: boolean;
+  /** Memories as they stand (the MCP `recent` tool): no forgotten ones, nor the forgetting itself. */
+  current?: boolean;
 }
 
 /** The journal newest first, like `git log`. */
@@ -29,13 +31,17 @@ export async function runLog(args: LogArgs, io: CommandIO): Promise<number> {
   const journal = await openJournalAt(io);
   let inRange: Set<string> | null = null;
   if (args.range) {
-    await uniteFetchedMemory(journal, io);
+    if (args.range !== 'HEAD') await uniteFetchedMemory(journal, io);
     const { readAll } = await import('../journal/journal.js');
     const { readRange, readVisibleAt } = await import('../workspace/revision.js');
     const all = (await readAll(journal)).events;
     // A range lists what it adds, as `git log main..feature`; one revision, what is in view there, as `git log main`.
     const listed = args.range.includes('..') ? (await readRange(journal.repo, all, args.range)).added : await readVisibleAt(journal.repo, all, args.range);
     inRange = new Set(listed.map((e) => e.id));
+    if (args.current) {
+      const forgotten = new Set(listed.filter((e) => e.type === 'event_retracted').map((e) => String(e.meta.target ?? '')));
+      for (const e of listed) if (e.type === 'event_retracted' || forgotten.has(e.id)) inRange.delete(e.id);
+    }
   }
   const { meta, events } = await readNewestFirst(journal);
   warnProblems(io, meta.problems);

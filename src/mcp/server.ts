@@ -45,10 +45,10 @@ export function createMcpServer(io: CommandIO): McpServer {
   tool('plan', 'The active plan: its steps, which are done, and the current one.', { all }, async () => (await import('../commands/plan.js')).runPlan as unknown as Runner);
   tool(
     'recent',
-    'Recent work, newest first: memories and file activity from the latest sessions.',
+    'Recent work on this branch, newest first: memories and file activity from the latest sessions (nothing forgotten, nothing from branches not merged here).',
     { limit: z.number().int().min(1).max(200).optional().describe('how many (default 20)'), type: types },
     async () => (await import('../commands/log.js')).runLog as unknown as Runner,
-    (a) => ({ n: a.limit ?? 20, type: a.type }),
+    (a) => ({ range: 'HEAD', current: true, n: a.limit ?? 20, type: a.type }),
   );
   tool('status', 'Where the memory journal is, how many events of each type it holds, and the state of its caches.', {}, async () => (await import('../commands/status.js')).runStatus as unknown as Runner);
   tool(
@@ -69,7 +69,7 @@ export function createMcpServer(io: CommandIO): McpServer {
         .describe('the id of the decision, rejected approach or preference this one replaces: the full id, or the 8 characters the briefing shows after "id" (as cortex log --oneline prints them); the type defaults to decision'),
     },
     async () => (await import('../commands/remember.js')).runRemember as unknown as Runner,
-    (a) => ({ text: [a.text], type: a.type ?? (a.supersedes ? 'decision' : 'learned'), why: a.why, instead: a.instead, file: a.files, tag: a.tags, step: a.steps, supersedes: a.supersedes, session: 'mcp' }),
+    (a) => ({ text: [a.text], type: a.type ?? (a.supersedes ? 'decision' : 'learned'), why: a.why, instead: a.instead, file: a.files, tag: a.tags, step: a.steps, supersedes: a.supersedes, session: io.env.CLAUDE_CODE_SESSION_ID?.trim() || 'mcp' }),
   );
   return server;
 }

@@ -60,6 +60,7 @@ export async function readRange(repo: Repo, events: readonly CortexEvent[], rang
 
 /** The events in view at one revision (`cortex log main`): at a branch's name, as that branch checked out sees them. */
 export async function readVisibleAt(repo: Repo, events: readonly CortexEvent[], rev: string): Promise<CortexEvent[]> {
+  if (rev === 'HEAD') return visibleEvents(events, await readBranchView(repo, events));
   const at = await resolveRevision(repo, rev);
   return visibleEvents(events, await readBranchView(repo, events, { at, withOrigin: true, tip: at.branch === rev }));
 }

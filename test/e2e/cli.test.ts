@@ -61,6 +61,18 @@ describe('cortex remember and log', () => {
     expect(text).not.toContain('\u001b[');
   });
 
+  it('takes text that starts with a dash after --, repeated files and tags all, and the last of a repeated single option', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    const dashed = cortex(dir, ['remember', '-t', 'learned', '--json', '--', '-Xmx4g sets the JVM heap for the indexer']);
+    const flag = JSON.parse(dashed.stdout) as CortexEvent;
+    expect(flag.content).toBe('-Xmx4g sets the JVM heap for the indexer');
+    expect((JSON.parse(cortex(dir, ['search', '--json', '--', '-Xmx4g']).stdout) as Array<{ id: string }>).map((h) => h.id)).toEqual([flag.id]);
+    const twice = cortexJson<CortexEvent>(dir, ['remember', 'Use tabs', '-t', 'rejected', '-t', 'decision', '--why', 'first', '--why', 'second', '-f', 'a.ts', '-f', 'b.ts', '--tag', 'x', '--tag', 'y']);
+    expect(twice).toMatchObject({ type: 'decision_made', meta: { reason: 'second', files: ['a.ts', 'b.ts'], tags: ['x', 'y'] } });
+    expect(cortex(dir, ['search', 'tabs', '--since', '2020-01-01', '--since', 'yesterday', '--json']).code).toBe(0);
+    expect(cortex(dir, ['remember'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: give the memory: cortex remember/) });
+  });
+
   it('colours the log only when asked to or on a terminal', () => {
     const dir = tempRepo();
     cortex(dir, ['remember', 'x', '-t', 'decision']);

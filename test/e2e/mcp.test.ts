@@ -13,9 +13,9 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
 
-async function connect(dir: string): Promise<Client> {
+async function connect(dir: string, env?: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'cortex-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: dir, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: dir, stderr: 'pipe', ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}) }));
   clients.push(client);
   return client;
 }
@@ -51,6 +51,21 @@ describe('cortex mcp', () => {
     await client.callTool({ name: 'remember', arguments: { text: 'Retry rework', type: 'plan', steps: ['cap the backoff', 'add jitter'] } });
     const plan = JSON.parse(textOf(await client.callTool({ name: 'plan', arguments: {} }))) as { steps: Array<{ text: string }> };
     expect(plan.steps.map((s) => s.text)).toEqual(['cap the backoff', 'add jitter']);
+  });
+
+  it('recent work is this branch\'s as it stands (nothing forgotten, no unmerged branch), and what the assistant remembers is its session\'s', async () => {
+    const dir = repo();
+    const dropped = JSON.parse(cortex(dir, ['remember', 'Use MongoDB for events', '-t', 'decision', '--json']).stdout) as { id: string };
+    cortex(dir, ['forget', dropped.id]);
+    git(dir, 'checkout', '-q', '-b', 'spike');
+    cortex(dir, ['remember', 'Spike: try SQLite for the queue', '-t', 'decision']);
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'spike');
+    git(dir, 'checkout', '-q', 'main');
+    const client = await connect(dir, { CLAUDE_CODE_SESSION_ID: 'sess-42' });
+    const recent = JSON.parse(textOf(await client.callTool({ name: 'recent', arguments: {} }))) as Array<{ content: string }>;
+    expect(recent.map((e) => e.content)).toEqual(['Use Postgres advisory locks for the job queue']);
+    const stored = JSON.parse(textOf(await client.callTool({ name: 'remember', arguments: { text: 'Jobs are idempotent by key', type: 'decision' } }))) as { session: string };
+    expect(stored.session).toBe('sess-42');
   });
 
   it('redacts what the assistant asks it to remember before storing it', async () => {
