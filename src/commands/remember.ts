@@ -46,6 +46,8 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (args.supersedes !== undefined && args.supersedes.trim() === '') throw new CortexError('USAGE', '--supersedes was given no id (an empty variable?): give the id of the decision this one replaces (cortex decisions lists them), or leave --supersedes out');
   if (args.supersedes && !STANDING_TYPES.has(type)) throw new CortexError('USAGE', `--supersedes replaces a decision: give --type decision (or rejected, preference), not ${typeName}`);
   const { content, meta } = redactMemory({ content: text, meta: given });
+  // A secret and nothing else says nothing once it is redacted: storing "[REDACTED:…]" helps no one.
+  if (content.replace(/\[REDACTED:[\w-]+\]/g, '').replace(/[\s\p{P}\p{S}]/gu, '') === '') throw new CortexError('INVALID_INPUT', 'that memory is only a secret, which Cortex never stores: nothing stored (say what it is for, e.g. "The staging API key is in 1Password")');
 
   const journal = await openJournalAt(io, { forWriting: true });
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');

@@ -19,11 +19,37 @@ async function callCommand(load: () => Promise<Runner>, args: Record<string, unk
   const io: CommandIO = { ...base, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, readStdin: async () => '' };
   try {
     await (await load())({ ...args, json: true }, io);
-    return { content: [{ type: 'text' as const, text: stdout.trim() || 'null' }] };
+    return withinToolLimit(stdout.trim() || 'null');
   } catch (err) {
     const message = isCortexError(err) || err instanceof Error ? err.message : String(err);
     return { content: [{ type: 'text' as const, text: `cortex: ${message}${stderr ? `\n${stderr.trim()}` : ''}` }], isError: true };
   }
+}
+
+/**
+ * Claude Code refuses a tool result over 25,000 tokens and warns past 10,000: a list is cut to
+ * what fits in about 12,000 (the best or newest first, so the last go), each memory's text to a
+ * few thousand characters, and the result says what was left out.
+ */
+const MAX_TOOL_CHARS = 48_000;
+const MAX_TEXT_CHARS = 4_000;
+function withinToolLimit(json: string) {
+  const text = (t: string) => ({ type: 'text' as const, text: t });
+  if (json.length <= MAX_TOOL_CHARS) return { content: [text(json)] };
+  const value = JSON.parse(json) as unknown;
+  if (!Array.isArray(value)) return { content: [text(json)] };
+  const items = value.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null || typeof (item as { content?: unknown }).content !== 'string') return item;
+    const content = (item as { content: string }).content;
+    return content.length > MAX_TEXT_CHARS ? { ...item, content: `${content.slice(0, MAX_TEXT_CHARS)}… (cut: ${content.length} characters in all)` } : item;
+  });
+  let shown = JSON.stringify(items, null, 2);
+  while (items.length > 1 && shown.length > MAX_TOOL_CHARS) {
+    items.pop();
+    shown = JSON.stringify(items, null, 2);
+  }
+  const left = value.length - items.length;
+  return { content: [text(shown), ...(left > 0 ? [text(`${left} more not shown, to stay within the tool result limit: ask for fewer (limit) or narrow the question.`)] : [])] };
 }
 
 const types = z.array(z.string()).optional().describe('only these memory types: decision, rejected, learned, error, preference, plan, done (or full type names)');

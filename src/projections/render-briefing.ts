@@ -38,6 +38,8 @@ export const CHARS_PER_TOKEN = 4;
 export const estimateTokens = (s: string): number => Math.ceil(s.length / CHARS_PER_TOKEN);
 
 /** Shares of the character budget; decisions are capped hard, recent work takes what is left. */
+/** How many entries too long for the room left are passed over before a section stops. */
+const MAX_PASSED_OVER = 8;
 const SHARE = { warnings: 0.2, plan: 0.25, decisions: 0.4 } as const;
 const MAX_ENTRY_CHARS = 320;
 
@@ -83,12 +85,18 @@ function renderWithin(input: BriefingInput, limit: number): Briefing {
   // What the template costs on its own, plus room for the "not shown" line.
   const fixed = renderMarkdown(build()).length + 160;
   let room = limit - fixed;
+  // An entry too long for what is left is passed over for the shorter ones after it (one long
+  // decision must not leave the section empty), but only a few: each is measured by rendering.
   const take = <T>(entries: readonly T[], size: (t: T) => number, cap: number): T[] => {
     const out: T[] = [];
     let used = 0;
+    let passed = 0;
     for (const e of entries) {
       const s = size(e);
-      if (used + s > cap || used + s > room) break;
+      if (used + s > cap || used + s > room) {
+        if (++passed > MAX_PASSED_OVER) break;
+        continue;
+      }
       out.push(e);
       used += s;
     }

@@ -68,6 +68,19 @@ describe('cortex mcp', () => {
     expect(stored.session).toBe('sess-42');
   });
 
+  it('keeps a tool result within what Claude Code accepts: long memories are cut, and what is left out is said', async () => {
+    const dir = repo();
+    const trace = 'at Foo.bar (src/foo.ts:12:3) '.repeat(1300);
+    for (let i = 0; i < 3; i++) cortex(dir, ['remember', `Stack trace of the checkout crash ${i}: ${trace}`, '-t', 'error']);
+    const client = await connect(dir);
+    for (const [name, args] of [['search', { query: 'checkout crash' }], ['recent', {}]] as const) {
+      const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }> };
+      const text = result.content.map((c) => c.text).join('\n');
+      expect(text.length).toBeLessThan(50_000);
+      expect(JSON.parse(result.content[0]?.text ?? '').some((h: { content: string }) => h.content.includes('cut: '))).toBe(true);
+    }
+  });
+
   it('redacts what the assistant asks it to remember before storing it', async () => {
     const dir = repo();
     const client = await connect(dir);

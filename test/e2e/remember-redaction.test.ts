@@ -26,6 +26,12 @@ describe('cortex remember and forget redact before they store', () => {
     expect(journal).not.toContain(PASSWORD);
   });
 
+  it('refuses a memory that is only a secret, in one line, and stores nothing', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    expect(cortex(dir, ['remember', KEY])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: that memory is only a secret.*\n$/) });
+    expect(cortex(dir, ['log', '--json']).stdout.trim()).toBe('[]');
+  });
+
   it('adds no redaction count when there was nothing to redact', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['remember', 'Use Postgres advisory locks', '-t', 'decision', '--why', 'exactly-once']);

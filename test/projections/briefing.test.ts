@@ -54,6 +54,15 @@ const render = (events: CortexEvent[], budgetTokens: number, maxChars?: number) 
   renderBriefing({ state: foldMemory(events, DEFAULT_SETTINGS, NOW), warnings: [{ kind: 'branch', text: 'You are on branch feature; the last session worked on main.' }], me: 'me@example.com', template: TEMPLATE, budgetTokens, maxChars });
 
 describe('the briefing budget', () => {
+  it('passes over a decision too long for the room left for the shorter ones after it, instead of leaving the section empty', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
+    const short = ['Use Postgres', 'Use pnpm', 'Use Vitest'].map((content, i) => makeEvent({ type: 'decision', content, ts: at(i), meta: { reason: 'it fits' } }));
+    const long = makeEvent({ type: 'decision', content: `Adopt the hexagonal layout ${Array.from({ length: 60 }, (_, i) => `for module ${i}`).join(' ')}`, ts: at(10) });
+    const briefing = renderBriefing({ state: foldMemory([...short, long], DEFAULT_SETTINGS, NOW), warnings: [], me: 'me@example.com', template: TEMPLATE, budgetTokens: 300 });
+    expect(briefing.sections.find((s) => s.name === 'decisions')?.shown).toBe(3);
+    expect(briefing.markdown).not.toContain('hexagonal');
+  });
+
   it('is never exceeded, for any journal and any budget; the hook text stays within 9,500 characters; rendering is deterministic', () => {
     fc.assert(
       fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 5000 }), (raws, budget) => {
