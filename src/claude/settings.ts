@@ -1,3 +1,4 @@
+import { CortexError } from '../errors.js';
 import { kebab, type HookEvent } from './hook-events.js';
 
 /**
@@ -76,6 +77,7 @@ export function outdatedCortexMatchers(settings: Settings): string[] {
 }
 
 export function withCortexHooks(settings: Settings, executable: string): Settings {
+  checkHookShape(settings);
   const hooks: Record<string, MatcherGroup[]> = { ...(settings.hooks ?? {}) };
   for (const install of INSTALLS) {
     const groups = (hooks[install.event] ?? [])
@@ -89,8 +91,22 @@ export function withCortexHooks(settings: Settings, executable: string): Setting
   return { ...settings, hooks };
 }
 
+/** Hooks as Claude Code reads them (event → a list of groups, each with a list of hooks), or one line on what is not. */
+export function checkHookShape(settings: Settings): void {
+  const hooks: unknown = settings.hooks;
+  if (hooks === undefined) return;
+  const fix = 'Claude Code cannot read it either: fix it (see the hooks section of the Claude Code settings docs), then run cortex init again';
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) throw new CortexError('INVALID_INPUT', `"hooks" in the settings is not an object of events; ${fix}`);
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups) || groups.some((g) => typeof g !== 'object' || g === null || ((g as MatcherGroup).hooks !== undefined && !Array.isArray((g as MatcherGroup).hooks)))) {
+      throw new CortexError('INVALID_INPUT', `"hooks.${event}" in the settings is not a list of hook groups; ${fix}`);
+    }
+  }
+}
+
 export function withoutCortexHooks(settings: Settings): Settings {
   if (!settings.hooks) return settings;
+  checkHookShape(settings);
   const hooks: Record<string, MatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(settings.hooks)) {
     const kept = groups.map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isOurs(h)) })).filter((g) => g.hooks.length > 0);

@@ -41,6 +41,7 @@ export async function readJsonFile(path: string): Promise<{ text: string; value:
   } catch {
     // fall through to the error below
   }
+  if (text.charCodeAt(0) === 0xfeff) throw new CortexError('INVALID_INPUT', `${path} starts with a byte-order mark, which JSON does not allow: save it as UTF-8 without one and run cortex init again`);
   throw new CortexError('INVALID_INPUT', `${path} is not a JSON object; fix it (or move it away) and run cortex init again`);
 }
 

@@ -24,6 +24,9 @@ export interface RememberArgs {
 /** What `cortex decisions` lists, and so what can replace or be replaced. */
 const STANDING_TYPES: ReadonlySet<string> = new Set(['decision_made', 'approach_rejected', 'preference_noted']);
 
+/** Events that change another memory, recorded by forget and --supersedes with the memory they change. */
+const CHANGES: ReadonlySet<string> = new Set(['event_retracted', 'event_amended', 'decision_superseded', 'commit_linked']);
+
 /**
  * Store one memory the user states outright (confidence 1.0). Like captured memories, it is
  * redacted before it exists: the text often comes from the assistant (the MCP tool runs this) or
@@ -35,6 +38,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   const typeName = args.type ?? (args.supersedes !== undefined ? 'decision' : 'learned');
   const type = resolveEventType(typeName);
   if (!type) throw new CortexError('USAGE', `unknown type "${typeName}" (try decision, rejected, learned, plan, preference, error, done)`);
+  if (CHANGES.has(type)) throw new CortexError('USAGE', `${type} changes another memory and is not one to remember: forget one with cortex forget <id>, replace a decision with cortex remember "…" --supersedes <id>`);
   const given: Meta = {};
   if (args.why) given.reason = args.why;
   if (args.instead) given.alternative = args.instead;

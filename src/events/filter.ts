@@ -59,7 +59,7 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
 
 export type FilterResult = { ok: true; test: (e: CortexEvent) => boolean } | { ok: false; error: string };
 
-const TYPE_HINT = 'try decision, rejected, learned, plan, preference, error';
+const TYPE_HINT = 'try decision, rejected, learned, plan, step, done, preference, error';
 
 /**
  * `--type decision,rejected --type learned` → the types, or the first unknown name as an error.

@@ -4,10 +4,10 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, relative, sep } from 'node:path';
-import { INSTALLS, cortexHooksIn, outdatedCortexMatchers } from '../claude/settings.js';
+import { INSTALLS, checkHookShape, cortexHooksIn, outdatedCortexMatchers } from '../claude/settings.js';
 import { MCP_SERVER_NAME } from '../claude/mcp-config.js';
 import { readJsonFile } from '../commands/init.js';
-import { isWriteRefused, missingObjectAdvice } from '../errors.js';
+import { isCortexError, isWriteRefused, missingObjectAdvice } from '../errors.js';
 import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
 import { readRef } from '../git/refs.js';
 import { runGit } from '../git/run-git.js';
@@ -334,8 +334,10 @@ async function claudeHooks(repo: Repo, env: NodeJS.ProcessEnv): Promise<{ findin
     let value: Record<string, unknown>;
     try {
       value = (await readJsonFile(file)).value;
-    } catch {
-      return { found: false, finding: { check, status: 'fail', detail: `${file} is not a JSON object: Claude Code cannot read it`, fix: `fix ${file}, then cortex init` } };
+      checkHookShape(value);
+    } catch (err) {
+      const detail = isCortexError(err) && err.message.startsWith('"hooks') ? `${file}: ${err.message.split(';')[0]}` : `${file} is not a JSON object: Claude Code cannot read it`;
+      return { found: false, finding: { check, status: 'fail', detail, fix: `fix ${file}, then cortex init` } };
     }
     const ours = cortexHooksIn(value);
     if (ours.size > 0) where.push(file);

@@ -168,7 +168,7 @@ describe('flags given nothing usable', () => {
     cortex(dir, ['remember', 'Use Postgres', '-t', 'decision']);
     for (const verb of [['log'], ['search', 'postgres']]) {
       for (const given of ['', ',']) {
-        expect(cortex(dir, [...verb, '--type', given])).toMatchObject({ code: 2, stderr: `cortex: --type "${given}" names no type (try decision, rejected, learned, plan, preference, error)\n` });
+        expect(cortex(dir, [...verb, '--type', given])).toMatchObject({ code: 2, stderr: `cortex: --type "${given}" names no type (try decision, rejected, learned, plan, step, done, preference, error)\n` });
       }
     }
   });

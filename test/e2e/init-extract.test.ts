@@ -153,6 +153,13 @@ describe('cortex init and Claude Code settings', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/settings\.json is not a JSON object; fix it \(or move it away\) and run cortex init again\n$/);
     expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": ');
+    // Parsed, but not hooks as Claude Code reads them; or a byte-order mark: each said as it is, in init and doctor.
+    writeFileSync(join(dir, '.claude', 'settings.json'), '{"hooks": {"Stop": "oops"}}');
+    expect(cortex(dir, ['init'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: "hooks\.Stop" in the settings is not a list of hook groups; .*\n$/) });
+    expect(cortex(dir, ['doctor']).stdout).toMatch(/settings\.json: "hooks\.Stop" in the settings is not a list of hook groups/);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{"hooks": {"Stop": "oops"}}');
+    writeFileSync(join(dir, '.claude', 'settings.json'), '\uFEFF{"model":"opus"}');
+    expect(cortex(dir, ['init'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/starts with a byte-order mark/) });
   });
 
   it('hooks installed by init run as Claude Code runs them (a shell command on PATH)', () => {

@@ -30,6 +30,9 @@ describe('cortex remember and forget redact before they store', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     expect(cortex(dir, ['remember', KEY])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^cortex: that memory is only a secret.*\n$/) });
     expect(cortex(dir, ['log', '--json']).stdout.trim()).toBe('[]');
+    // Nor is a change to another memory one to remember: forget and --supersedes record those with their target.
+    expect(cortex(dir, ['remember', 'oops', '--type', 'event_retracted'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: event_retracted changes another memory/) });
+    expect(cortex(dir, ['log', '--json']).stdout.trim()).toBe('[]');
   });
 
   it('adds no redaction count when there was nothing to redact', () => {
