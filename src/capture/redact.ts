@@ -15,6 +15,8 @@ interface Rule {
   group?: number;
   /** Whether the captured text is really a secret and not a variable, placeholder or port. */
   guard?: (secret: string) => boolean;
+  /** A cheap test a text must pass before the pattern is run over it (the pattern costs more). */
+  when?: RegExp;
 }
 
 const CREDENTIAL_WORD = String.raw`(?:[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|(?<![A-Za-z0-9/])pass(?![A-Za-z0-9_.-])|pwd|passphrase|passcode|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|auth[_-]?key|signing[_-]?key|session[_-]?key|webhook[_-]?secret|encryption[_-]?key|bearer)[A-Za-z0-9_.-]*)`;
@@ -126,7 +128,7 @@ const RULES: Rule[] = withIndices([
   { kind: 'authorization', pattern: /\bauthorization\s*[:=]\s*["']?(?:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=-]{8,})/gi, group: 1 },
   { kind: 'bearer-token', pattern: /\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)/gi, group: 1 },
   // KEY='a quoted value with spaces': all of it, where the key names a credential.
-  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}\s*(?:=|:=|:)\s*(["'])(?!\[REDACTED:)([^"'\n]*\s[^"'\n]*)\1`, 'gi'), group: 2, guard: (value) => value.trim().length >= 6 && looksLikeValue(value.trim()) },
+  { kind: 'secret', pattern: new RegExp(String.raw`${CREDENTIAL_KEY}\s*(?:=|:=|:)\s*(["'])(?!\[REDACTED:)([^"'\n]*\s[^"'\n]*)\1`, 'gi'), group: 2, guard: (value) => value.trim().length >= 6 && looksLikeValue(value.trim()), when: /[=:]\s*["'][^"'\n]*\s/ },
   // KEY=value, KEY: value, "key": "value", --password value, where the key names a credential.
   {
     kind: 'secret',
@@ -241,6 +243,7 @@ function redactInto(input: string, found: Set<string>): string {
   if (!MAYBE_SECRET.test(input)) return input;
   let text = input;
   for (const rule of RULES) {
+    if (rule.when && !rule.when.test(text)) continue;
     let out = '';
     let last = 0;
     for (const match of text.matchAll(rule.pattern)) {
