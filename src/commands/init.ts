@@ -79,6 +79,8 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   if (root && args.claude !== false) {
     const settingsPath = join(root, '.claude', args.local ? 'settings.local.json' : 'settings.json');
     if (await editInto(journal.repo, settingsPath, (value) => withCortexHooks(value, command), (value) => cortexHooksIn(value).size > 0)) changed.push(settingsPath.slice(root.length + 1));
+    // Personal settings are not for committing: git ignores them here, as Claude Code's own set-up does.
+    if (args.local && (await ignoreInThisClone(journal.repo, '.claude/settings.local.json'))) changed.push('.git/info/exclude');
     const rulesPath = join(root, '.claude', 'rules', 'cortex-memory.md');
     if (await writeIfChanged(rulesPath, await readTemplate('cortex-memory.md'))) changed.push(rulesPath.slice(root.length + 1));
   }
@@ -93,6 +95,19 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
   io.stdout.write(adopted ? `Picked up the journal from ${adopted} on ${journal.store.ref}\n` : created ? `Initialized the Cortex journal on ${journal.store.ref}\n` : `Cortex journal already exists on ${journal.store.ref}\n`);
   for (const path of changed) io.stdout.write(`  wrote ${path}\n`);
   return 0;
+}
+
+/** The line init adds to `.git/info/exclude` under this comment, for uninstall to find. */
+export const EXCLUDE_COMMENT = '# cortex init --local: personal Claude Code settings';
+
+/** `path` ignored in this clone only (`.git/info/exclude`), unless git ignores it already. Whether the file changed. */
+async function ignoreInThisClone(repo: Repo, path: string): Promise<boolean> {
+  const cwd = repo.workTree ?? repo.gitDir;
+  if ((await runGit(['check-ignore', '-q', path], { cwd })).code === 0) return false;
+  const exclude = join(repo.commonDir, 'info', 'exclude');
+  const current = await readTextOrNull(exclude);
+  const sep = current === null || current === '' || current.endsWith('\n') ? '' : '\n';
+  return writeIfChanged(exclude, `${current ?? ''}${sep}${EXCLUDE_COMMENT}\n/${path}\n`);
 }
 
 /**

@@ -132,10 +132,15 @@ describe('cortex init and Claude Code settings', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
-  it('--local writes the personal settings file instead', () => {
+  it('--local writes the personal settings file instead, which git then ignores in this clone (as Claude Code does); uninstall takes the line back out', () => {
     const dir = tempRepo();
-    expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local']).changed).toContain('.claude/settings.local.json');
+    const exclude = join(dir, '.git', 'info', 'exclude');
+    const before = readFileSync(exclude, 'utf8');
+    expect(cortexJson<{ changed: string[] }>(dir, ['init', '--local', '--no-git']).changed).toEqual(expect.arrayContaining(['.claude/settings.local.json', '.git/info/exclude']));
     expect(readJson(join(dir, '.claude', 'settings.local.json')).hooks.SessionEnd[0].hooks[0].command).toBe('cortex hook session-end');
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=all')).not.toContain('settings.local.json');
+    cortex(dir, ['uninstall']);
+    expect(readFileSync(exclude, 'utf8')).toBe(before);
   });
 
   it('--no-claude --no-git creates only the journal and leaves .claude/ and git alone', () => {
