@@ -305,8 +305,12 @@ async function gitIntegration(repo: Repo): Promise<{ finding: Finding; installed
   }
   const missing = GIT_HOOKS.filter((h) => !present.includes(h));
   if (present.length === 0) return { installed: false, finding: { check, status: 'warn', detail: `none installed in ${dir}: merges will not regenerate .cortex/, pushes will not share the journal`, fix: 'cortex init (without --no-git)' } };
-  if (broken.length > 0) return { installed: true, command, finding: { check, status: 'fail', detail: `not executable, so git skips them: ${broken.join(', ')}`, fix: `chmod +x ${broken.map((h) => join(dir, h)).join(' ')}` } };
-  if (missing.length > 0) return { installed: true, command, finding: { check, status: 'fail', detail: `missing: ${missing.join(', ')} (in ${dir})`, fix: 'cortex init' } };
+  // Both said at once: fixing one should not reveal the other only on the next run.
+  if (broken.length > 0 || missing.length > 0) {
+    const details = [...(broken.length > 0 ? [`not executable, so git skips them: ${broken.join(', ')}`] : []), ...(missing.length > 0 ? [`missing: ${missing.join(', ')} (in ${dir})`] : [])];
+    const fixes = [...(broken.length > 0 ? [`chmod +x ${broken.map((h) => join(dir, h)).join(' ')}`] : []), ...(missing.length > 0 ? ['cortex init'] : [])];
+    return { installed: true, command, finding: { check, status: 'fail', detail: details.join('; '), fix: fixes.join(' && ') } };
+  }
   return { installed: true, command, finding: { check, status: 'ok', detail: `${GIT_HOOKS.join(', ')} in ${dir}` } };
 }
 

@@ -63,6 +63,7 @@ describe('cortex doctor', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['init'], { env });
     chmodSync(join(dir, '.git', 'hooks', 'post-merge'), 0o644);
+    rmSync(join(dir, '.git', 'hooks', 'pre-push'));
     writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": ');
     // A real hook failure: a Stop whose transcript is gone is logged, and the hook still exits 0.
     const stop = cortex(dir, ['hook', 'stop'], { env, input: JSON.stringify({ session_id: 's1', transcript_path: join(dir, 'gone.jsonl'), cwd: dir, hook_event_name: 'Stop' }) });
@@ -70,7 +71,8 @@ describe('cortex doctor', () => {
 
     const { code, diagnosis } = doctor(dir, env);
     expect(code).toBe(1);
-    expect(finding(diagnosis, 'git hooks')).toMatchObject({ status: 'fail', detail: expect.stringContaining('post-merge'), fix: expect.stringContaining('chmod +x') });
+    // Both at once: the one not executable and the one missing.
+    expect(finding(diagnosis, 'git hooks')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/post-merge.*missing: pre-push/), fix: expect.stringMatching(/chmod \+x .* && cortex init/) });
     expect(finding(diagnosis, 'Claude Code hooks')).toMatchObject({ status: 'fail', detail: expect.stringContaining('settings.json') });
     expect(finding(diagnosis, 'hook log')).toMatchObject({ status: 'warn', detail: expect.stringContaining('transcript not found') });
   });
