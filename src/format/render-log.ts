@@ -1,3 +1,4 @@
+import { printable } from '../events/parse-event.js';
 import type { CortexEvent, EventType } from '../events/types.js';
 import type { Colour, Paint } from './paint.js';
 
@@ -32,11 +33,13 @@ function metaLines(e: CortexEvent): string[] {
 export function renderLogEntry(e: CortexEvent, paint: Paint, options: { oneline?: boolean } = {}): string {
   const colour = TYPE_COLOUR[e.type];
   const type = colour ? paint[colour](e.type) : e.type;
-  const firstLine = e.content.split('\n')[0] ?? '';
+  // Memories stored before capture cleaned them may hold an escape a terminal would act on.
+  const content = printable(e.content);
+  const firstLine = content.split('\n')[0] ?? '';
   if (options.oneline) return `${paint.yellow(e.id.slice(-8))} ${type} ${firstLine}`;
   const header = `${paint.yellow(`event ${e.id}`)} ${type}${e.confidence < 1 ? paint.dim(` (confidence ${e.confidence.toFixed(2)})`) : ''}`;
   const who = `${paint.dim('Author:')} ${e.author}   ${paint.dim('Session:')} ${e.session}${e.branch ? `   ${paint.dim('Branch:')} ${e.branch}` : ''}`;
   const when = `${paint.dim('Date:')}   ${shortTime(e.ts)} UTC   ${paint.dim(e.provenance)}`;
-  const body = [...e.content.split('\n'), ...metaLines(e).map(paint.dim)].map((line) => `    ${line}`);
+  const body = [...content.split('\n'), ...metaLines(e).map((line) => paint.dim(printable(line)))].map((line) => `    ${line}`);
   return [header, who, when, '', ...body, ''].join('\n');
 }

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createPaint } from '../../src/format/paint.js';
+import { renderLogEntry } from '../../src/format/render-log.js';
 import { createIdGenerator, ulid, ulidTime, ULID_PATTERN } from '../../src/events/ids.js';
 import { normalizeEvent, parseEventLine, parseStoredEvent } from '../../src/events/parse-event.js';
 import { parseImportLines } from '../../src/events/parse-import.js';
 import { serializeEvent } from '../../src/events/serialize.js';
 import { parseDateBound } from '../../src/events/filter.js';
 import { EVENT_TYPES, resolveEventType } from '../../src/events/types.js';
-import { testContext } from '../helpers/events.js';
+import { makeEvent, testContext } from '../helpers/events.js';
 
 describe('ids', () => {
   it('encode their time so ids sort by capture time', () => {
@@ -135,6 +137,13 @@ describe('normalizeEvent (import and CLI input)', () => {
     const result = normalizeEvent({ type: 'learned', content: 'bell\u0007 \u001b[31mred\u001b[0m\r\nnext\tline' }, ctx);
     expect(result.ok && result.event.content).toBe('bell red\nnext\tline');
     expect(normalizeEvent({ type: 'learned', content: '\u001b[2J' }, ctx)).toMatchObject({ ok: false, error: expect.stringContaining('"content" is empty') });
+  });
+
+  it('a memory stored before capture cleaned it is printed by cortex log without what a terminal would act on', () => {
+    const stored = { ...makeEvent({ type: 'learned', content: 'fine' }), content: 'clear\u001b[2Jscreen\u0007', meta: { reason: 'why\u001b]0;title\u0007' } };
+    const shown = renderLogEntry(stored, createPaint(false));
+    expect(shown).toContain('clearscreen');
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
 
   it('derives the same id for the same id-less line, so re-importing it is idempotent', () => {
