@@ -39,7 +39,7 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
     for (const dir of [join(root, '.claude', 'rules'), join(root, '.claude'), join(root, '.cortex')]) await rmdir(dir).catch(() => undefined);
   }
   if (args.json) printJson(io, { removed: changed });
-  else io.stdout.write(changed.length === 0 ? 'nothing to remove\n' : `${changed.map((c) => `removed ${c}`).join('\n')}\nThe journal (cortex/journal) is kept: delete it with git branch -D cortex/journal if you mean to.\n`);
+  else io.stdout.write(changed.length === 0 ? 'nothing to remove\n' : `${changed.map((c) => `removed ${c}`).join('\n')}\nThe journal (cortex/journal) is kept: delete it with git branch -D cortex/journal && rm -rf .git/cortex if you mean to (Cortex restores a journal branch deleted while its cache remembers it).\n`);
   return 0;
 }
 

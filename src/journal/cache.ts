@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, open, readdir, readFile, rename, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWriteRefused } from '../errors.js';
+import { compareAndSwapRef } from '../git/refs.js';
+import { runGit } from '../git/run-git.js';
 import { serializeEvents } from '../events/serialize.js';
 import { acquireLockFile } from '../lock-file.js';
 import type { CortexEvent } from '../events/types.js';
@@ -170,7 +172,7 @@ async function removeOldGenerations(dir: CacheDir, keep: string): Promise<void> 
  * write (a read-only .git) is skipped, not an error: the events are read into memory instead.
  */
 export async function refreshCache(store: JournalStore, dir: CacheDir): Promise<CacheMeta> {
-  const tip = await readTip(store);
+  const tip = (await readTip(store)) ?? (await restoreDeletedJournal(store, dir));
   const meta = await loadMeta(dir);
   if (meta && meta.tip === tip && meta.ref === store.ref) return meta;
   try {
@@ -179,6 +181,21 @@ export async function refreshCache(store: JournalStore, dir: CacheDir): Promise<
     if (!isWriteRefused(err)) throw err;
     return readIntoMemory(store, tip);
   }
+}
+
+/**
+ * A journal branch deleted by hand (`git branch -D` of every branch but main, say) would
+ * otherwise read as empty, and the next append would start it again: every memory before it
+ * gone from every view. Where this cache still names the tip it last read, and git still has
+ * that commit, the branch is put back there. Its tip, or null when there is nothing to restore.
+ */
+export async function restoreDeletedJournal(store: JournalStore, dir: CacheDir): Promise<string | null> {
+  if ((await readTip(store)) !== null) return null;
+  const last = await loadMeta(dir);
+  if (!last?.tip || last.ref !== store.ref) return null;
+  if ((await runGit(['cat-file', '-e', `${last.tip}^{commit}`], { cwd: store.gitdir })).code !== 0) return null;
+  await compareAndSwapRef(store.gitdir, store.ref, null, last.tip);
+  return readTip(store);
 }
 
 async function updateCache(store: JournalStore, dir: CacheDir): Promise<CacheMeta> {

@@ -7,7 +7,7 @@ import type { CortexEvent } from '../events/types.js';
 import { CortexError, isWriteRefused } from '../errors.js';
 import { isValidRefName } from '../git/ref-name.js';
 import { randomBytes } from 'node:crypto';
-import { readCachedEvents, readCachedNewestFirst, refreshCache, type CacheDir, type CacheMeta } from './cache.js';
+import { readCachedEvents, readCachedNewestFirst, refreshCache, restoreDeletedJournal, type CacheDir, type CacheMeta } from './cache.js';
 import { readCloneId } from './clone-id.js';
 import { DEFAULT_JOURNAL_REF } from './layout.js';
 import type { LineProblem } from './parse-shard.js';
@@ -80,6 +80,7 @@ export function buildEvents(raws: readonly unknown[], ctx: EventContext): Cortex
 
 export async function append(journal: Journal, events: readonly CortexEvent[]): Promise<string | null> {
   if (events.length === 0) return null;
+  await restoreDeletedJournal(journal.store, journal.cacheDir);
   const { appendEvents } = await import('./store.js');
   const author = events[0]?.author ?? 'unknown';
   const result = await writingMemory(journal.repo, () => appendEvents(journal.store, events, author));

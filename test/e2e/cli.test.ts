@@ -73,6 +73,17 @@ describe('cortex remember and log', () => {
     expect(cortex(dir, ['remember'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cortex: give the memory: cortex remember/) });
   });
 
+  it('puts back a journal branch deleted by hand where it last read it, so the next memory adds to the old ones instead of starting over', () => {
+    const dir = tempRepo({ files: { 'a.txt': '1' } });
+    cortex(dir, ['remember', 'Use Redis for sessions', '-t', 'decision']);
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(1);
+    git(dir, 'branch', '-D', 'cortex/journal');
+    cortex(dir, ['remember', 'Sessions expire after 30 minutes', '-t', 'decision']);
+    expect(cortexJson<CortexEvent[]>(dir, ['log']).map((e) => e.content).sort()).toEqual(['Sessions expire after 30 minutes', 'Use Redis for sessions']);
+    git(dir, 'branch', '-D', 'cortex/journal');
+    expect(cortexJson<CortexEvent[]>(dir, ['log'])).toHaveLength(2); // a read puts it back too
+  });
+
   it('colours the log only when asked to or on a terminal', () => {
     const dir = tempRepo();
     cortex(dir, ['remember', 'x', '-t', 'decision']);
