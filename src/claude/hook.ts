@@ -33,6 +33,8 @@ interface Handled {
   summary: string;
   /** What Claude should see (SessionStart's briefing, a prompt's recall); printed only if the hook finishes in time. */
   context?: string;
+  /** What the user should hear (Claude Code shows it as a system message). */
+  notice?: string;
   /** Transcript left unread (bytes): a catch-up reads it. */
   backlog?: number;
 }
@@ -174,7 +176,8 @@ export async function runHook(eventName: string | undefined, io: HookIO, options
   const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), budget)));
   try {
     const result = await Promise.race([work, timeout]);
-    if (result !== 'timeout' && result.context) io.stdout.write(result.context);
+    if (result !== 'timeout' && result.notice) io.stdout.write(`${JSON.stringify({ systemMessage: result.notice, ...(result.context ? { hookSpecificOutput: { hookEventName: event, additionalContext: result.context } } : {}) })}\n`);
+    else if (result !== 'timeout' && result.context) io.stdout.write(result.context);
     if (result === 'timeout') {
       io.stderr.write(`cortex hook ${name}: gave up after ${budget} ms; continuing without it\n`);
       if (logDir) await writeHookLog(logDir, `${name}: error: timed out after ${budget} ms`);
