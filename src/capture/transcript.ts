@@ -81,6 +81,9 @@ export function parseTranscript(text: string): Transcript {
     }
     const type = record.type;
     if (type !== 'user' && type !== 'assistant') continue;
+    // A forked session's transcript starts with its parent's lines, copied (`forkedFrom` names
+    // where from): the parent's session captured them, and they are not said again here.
+    if (isObject(record.forkedFrom)) continue;
     const message = record.message;
     if (!isObject(message)) continue;
 

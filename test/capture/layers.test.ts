@@ -355,6 +355,14 @@ describe('layer 1: tool calls', () => {
   });
 });
 
+describe('a forked session', () => {
+  it('takes nothing from the lines it copied from its parent (forkedFrom), which the parent captured, and what it says itself', () => {
+    const copied = { ...assistant('[MEMORY: decision] Use Redis for sessions'), forkedFrom: { sessionId: 'parent', messageUuid: 'p1' } };
+    const own = assistant('[MEMORY: decision] Add a /healthz route');
+    expect(extractCandidates(session([copied, own])).candidates.map((c) => c.content)).toEqual(['Add a /healthz route']);
+  });
+});
+
 describe('plans written in prose', () => {
   const plan = "Terraform Cloud won't work here. We're settling on S3.\n\nPlan:\n1. Create a versioned state bucket in a separate `bootstrap/` stack.\n2. Add the backend block to `envs/prod/main.tf`.\n3. Migrate the state with `terraform init -migrate-state`.\n4. Delete the local state files.";
 
