@@ -150,9 +150,29 @@ export function planSteps(text: string, given: readonly string[]): string[] {
   return text.replace(/^plan\s*:\s*/i, '').split(/;\s+/).map((s) => s.trim()).filter(Boolean);
 }
 
-/** A plan written out in ExitPlanMode: its list items are the steps. */
+/**
+ * The steps of a plan written as a document (ExitPlanMode): its numbered headings ("### 2. Add
+ * the index", "**2. Add the index**") where it has them, else its top-level numbered items, else
+ * its top-level items, else every item. A plan's context, notes and file lists sit in nested or
+ * unnumbered lists under those: they are not steps.
+ */
+export function documentSteps(markdown: string): string[] {
+  const lines = markdown.split('\n');
+  const pick = (pattern: RegExp) => lines.map((l) => pattern.exec(l)?.[1]?.trim()).filter((s): s is string => Boolean(s));
+  for (const pattern of [NUMBERED_HEADING, TOP_NUMBERED_ITEM, TOP_ITEM]) {
+    const steps = pick(pattern);
+    if (steps.length >= 2) return steps;
+  }
+  return listItems(markdown);
+}
+
+const NUMBERED_HEADING = /^(?:#{1,6}\s+(?:\*\*|__)?|\*\*|__)\s*(?:step\s+)?\d+[.):]\s+(.+?)\s*(?:\*\*|__)?\s*$/i;
+const TOP_NUMBERED_ITEM = /^\d+[.)]\s+(?:\[[ x]\]\s+)?(.+)$/;
+const TOP_ITEM = /^[-*+]\s+(?:\[[ x]\]\s+)?(.+)$/;
+
+/** A plan written out in ExitPlanMode: documentSteps are its steps. */
 function planFromMarkdown(state: SessionPlans, markdown: string, session: string, ts: string): Candidate[] {
-  const steps = listItems(markdown);
+  const steps = documentSteps(markdown);
   const title = markdown.split('\n').map((l) => l.replace(/^#+\s*/, '').replace(/^plan\s*:\s*/i, '').trim()).find(Boolean) ?? 'Plan';
   const plan: PlanState = { id: planId(`${session}\u0000${markdown}`), steps: steps.map(redactedStep), done: steps.map(() => false) };
   state.plans.push(plan);

@@ -355,6 +355,32 @@ describe('layer 1: tool calls', () => {
   });
 });
 
+describe('a plan written as a document (ExitPlanMode)', () => {
+  it('takes its numbered headings as the steps, not the context, notes and file lists under them', () => {
+    const plan = [
+      '# Plan: Enrich the renderer',
+      '## Context',
+      '- The panel is hard to scan',
+      '- Paths are absolute',
+      '## Changes',
+      '**1. render/2 with opts**',
+      '- `def render(messages, opts \\\\ [])`',
+      '**2. Thinking visibility**',
+      '- emit thinking lines',
+      '### 3. Tool threading',
+      '## Files to modify',
+      '- lib/transcript_renderer.ex',
+    ].join('\n');
+    const created = extractCandidates(session([toolUse('p1', 'ExitPlanMode', { plan })])).candidates.find((c) => c.type === 'plan_created');
+    expect(created?.meta.steps).toEqual(['render/2 with opts', 'Thinking visibility', 'Tool threading']);
+  });
+
+  it('else its top-level numbered items, not the bullets nested under them', () => {
+    const created = extractCandidates(session([toolUse('p2', 'ExitPlanMode', { plan: 'Plan:\n1. Add the column\n   - nullable first\n2. Backfill\n3. Make it NOT NULL' })])).candidates.find((c) => c.type === 'plan_created');
+    expect(created?.meta.steps).toEqual(['Add the column', 'Backfill', 'Make it NOT NULL']);
+  });
+});
+
 describe('a forked session', () => {
   it('takes nothing from the lines it copied from its parent (forkedFrom), which the parent captured, and what it says itself', () => {
     const copied = { ...assistant('[MEMORY: decision] Use Redis for sessions'), forkedFrom: { sessionId: 'parent', messageUuid: 'p1' } };
