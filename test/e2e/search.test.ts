@@ -394,7 +394,7 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     expect(cortex(dir, ['hook', 'Stop'], { input: JSON.stringify({ session_id: 'sess-kafka', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }) }).code).toBe(0);
     expect(search(dir, 'kafka').map((h) => h.type)).toEqual(['approach_rejected']);
 
-    for (const text of ['Add Kafka', "Let's bring Kafka back", 'I want to use Kafka for replay', "Kafka would make replay easy, let's add it"]) {
+    for (const text of ['Add Kafka', "Let's bring Kafka back", 'I want to use Kafka for replay', "Kafka would make replay easy, let's add it", 'should we migrate to Kafka?', 'can we move the order events to Kafka?']) {
       expect(prompt(dir, text).stdout).toContain('- Previously rejected: Ruled out Kafka for the order events');
     }
     // One word of its reason or of where it was turned down is not the approach.
