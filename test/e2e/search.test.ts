@@ -403,6 +403,14 @@ describe('anticipatory recall (UserPromptSubmit)', () => {
     }
   });
 
+  it('recalls a decision when the prompt proposes what it was chosen over, however the move is worded', () => {
+    const dir = newRepo();
+    remember(dir, 'Going with Redis rather than Memcached since it persists sessions', '-t', 'decision');
+    for (const text of ['should we switch to Memcached?', 'should we move to Memcached?', "let's migrate to Memcached"]) {
+      expect(prompt(dir, text).stdout).toContain('Going with Redis rather than Memcached');
+    }
+  });
+
   it('names each recalled memory by an id that forget and --supersedes take, also for memories of one message', () => {
     const dir = newRepo();
     const transcript = join(dir, '.git', 'sess-db.jsonl');
