@@ -1,7 +1,8 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWriteRefused } from '../errors.js';
 import { cortexDir } from '../git/repo.js';
+import { excludeInThisClone } from '../install/info-exclude.js';
 import type { Journal } from '../journal/journal.js';
 import { HOOK_MAX_CHARS, readBriefing } from '../workspace/briefing.js';
 import { readSettings } from '../workspace/settings.js';
@@ -35,20 +36,12 @@ export async function deliverBriefing(journal: Journal, source: string): Promise
   if (settings.delivery === 'rules') {
     if (!rulesPath) return { summary: `${about}; no work tree for the rules file` };
     await writeIfChanged(rulesPath, briefing.markdown);
-    await excludeFromGit(journal, RULES_BRIEFING);
+    // The rules copy is personal and regenerated: kept out of `git status`.
+    await excludeInThisClone(journal.repo, RULES_BRIEFING);
     return { summary: `${about}, written to ${RULES_BRIEFING}` };
   }
   if (rulesPath) await rm(rulesPath, { force: true });
   // Nothing remembered yet: say nothing rather than a preamble around empty sections.
   const empty = briefing.sections.every((s) => s.shown === 0);
   return { summary: `${about}${empty ? ', empty: nothing printed' : ', printed'}`, context: empty ? undefined : briefing.markdown, ...(notice ? { notice } : {}) };
-}
-
-/** The rules copy is personal and regenerated: keep it out of `git status` via .git/info/exclude. */
-async function excludeFromGit(journal: Journal, path: string): Promise<void> {
-  const exclude = join(journal.repo.commonDir, 'info', 'exclude');
-  const line = `/${path.split('\\').join('/')}`;
-  const current = await readFile(exclude, 'utf8').catch(() => '');
-  if (current.split('\n').includes(line)) return;
-  await writeIfChanged(exclude, `${current}${current === '' || current.endsWith('\n') ? '' : '\n'}${line}\n`);
 }

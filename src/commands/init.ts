@@ -9,6 +9,7 @@ import { runGit } from '../git/run-git.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { installGitIntegration } from '../install/git-integration.js';
 import { nextRecord, readRecord, readTextOrNull, writeRecord } from '../install/install-record.js';
+import { excludeInThisClone } from '../install/info-exclude.js';
 import { shellWords } from '../install/shell-words.js';
 import type { Journal } from '../journal/journal.js';
 import { initJournal } from '../journal/store.js';
@@ -100,14 +101,10 @@ export async function runInit(args: InitArgs, io: CommandIO): Promise<number> {
 /** The line init adds to `.git/info/exclude` under this comment, for uninstall to find. */
 export const EXCLUDE_COMMENT = '# cortex init --local: personal Claude Code settings';
 
-/** `path` ignored in this clone only (`.git/info/exclude`), unless git ignores it already. Whether the file changed. */
+/** `path` ignored in this clone only, unless git ignores it already. Whether `.git/info/exclude` changed. */
 async function ignoreInThisClone(repo: Repo, path: string): Promise<boolean> {
-  const cwd = repo.workTree ?? repo.gitDir;
-  if ((await runGit(['check-ignore', '-q', path], { cwd })).code === 0) return false;
-  const exclude = join(repo.commonDir, 'info', 'exclude');
-  const current = await readTextOrNull(exclude);
-  const sep = current === null || current === '' || current.endsWith('\n') ? '' : '\n';
-  return writeIfChanged(exclude, `${current ?? ''}${sep}${EXCLUDE_COMMENT}\n/${path}\n`);
+  if ((await runGit(['check-ignore', '-q', path], { cwd: repo.workTree ?? repo.gitDir })).code === 0) return false;
+  return excludeInThisClone(repo, path, EXCLUDE_COMMENT);
 }
 
 /**

@@ -5,6 +5,7 @@ import { withoutCortexHooks } from '../claude/settings.js';
 import { discoverRepo, type Repo } from '../git/repo.js';
 import { editJsonText } from '../install/edit-json-text.js';
 import { uninstallGitIntegration } from '../install/git-integration.js';
+import { unexcludeInThisClone } from '../install/info-exclude.js';
 import { readRecord, readTextOrNull, restoredText, writeRecord } from '../install/install-record.js';
 import { PROJECTION_FILES } from '../projections/tracked-files.js';
 import { writeIfChanged } from '../write-if-changed.js';
@@ -28,7 +29,7 @@ export async function runUninstall(args: { json?: boolean }, io: CommandIO): Pro
       const removed = await removeFrom(repo, join(root, '.claude', name), withoutCortexHooks);
       if (removed) changed.push(removed === 'file' ? `.claude/${name}` : `Cortex's hooks from .claude/${name}`);
     }
-    if (await unexcludeLocalSettings(repo)) changed.push('the .claude/settings.local.json line from .git/info/exclude');
+    if (await unexcludeInThisClone(repo, '.claude/settings.local.json', EXCLUDE_COMMENT)) changed.push('the .claude/settings.local.json line from .git/info/exclude');
     const removed = await removeFrom(repo, join(root, '.mcp.json'), withoutCortexMcp);
     if (removed) changed.push(removed === 'file' ? '.mcp.json' : 'the cortex server from .mcp.json');
     for (const rule of ['cortex-memory.md', 'cortex-briefing.md']) {
@@ -61,14 +62,4 @@ async function removeFrom(repo: Repo, path: string, without: (value: Record<stri
   if (Object.keys(rest).length === 0) await rm(path);
   else await writeIfChanged(path, editJsonText(file.text, rest));
   return Object.keys(rest).length === 0 ? 'file' : 'entries';
-}
-
-/** The two lines `init --local` added to `.git/info/exclude`, taken out again. Whether they were there. */
-async function unexcludeLocalSettings(repo: Repo): Promise<boolean> {
-  const exclude = join(repo.commonDir, 'info', 'exclude');
-  const lines = (await readTextOrNull(exclude))?.split('\n') ?? [];
-  const at = lines.indexOf(EXCLUDE_COMMENT);
-  if (at === -1) return false;
-  lines.splice(at, lines[at + 1] === '/.claude/settings.local.json' ? 2 : 1);
-  return writeIfChanged(exclude, lines.join('\n'));
 }
