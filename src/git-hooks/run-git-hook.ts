@@ -79,24 +79,34 @@ async function afterPull(repo: Repo, j: Journal, regenerate: () => Promise<strin
 }
 
 /**
- * The commits an interactive rebase dropped (`drop` in its todo list, which git keeps in
- * `rebase-merge/done` until post-rewrite has run), each linked to where the work it led to now
- * sits: the new parent of the next commit kept, or the branch's tip when none was kept after it.
- * Memory recorded at a dropped commit was about that next piece of work, which the rebase kept.
- * Commits a rebase only left behind (below an `--onto` range, already upstream) are not dropped.
+ * The commits of the rebased range that did not come through: dropped (`drop` in an interactive
+ * rebase's todo), skipped as already upstream (a cherry-picked fix, a patch a teammate pushed)
+ * or left empty. Post-rewrite names only the commits it rewrote, so each of these is linked to
+ * where the work it led to now sits: the new parent of the next commit kept, or the branch's tip
+ * when none was kept after it. Memory recorded at such a commit was about that next piece of
+ * work, which the rebase kept. The range is the one git's todo list names ("# Rebase a..b onto
+ * c", kept with `done` in `rebase-merge/` until post-rewrite has run), so commits a rebase only
+ * left behind (below an `--onto` range) are not counted; without it, the todo's own lines.
  */
-async function droppedByRebase(repo: Repo, rewritten: ReadonlyMap<string, string>): Promise<Array<{ from: string; to: string }>> {
-  const done = await readFile(join(repo.gitDir, 'rebase-merge', 'done'), 'utf8').catch(() => '');
-  const steps = done.split('\n').map((line) => /^(\w+)\s+([0-9a-f]{40,64})\b/.exec(line.trim())).filter((m) => m !== null).map((m) => ({ drop: m[1] === 'drop' || m[1] === 'd', commit: m[2] as string }));
-  if (!steps.some((step) => step.drop)) return [];
+async function leftOutByRebase(repo: Repo, rewritten: ReadonlyMap<string, string>): Promise<Array<{ from: string; to: string }>> {
+  const dir = join(repo.gitDir, 'rebase-merge');
   const cwd = repo.workTree ?? repo.gitDir;
-  const parentOf = async (commit: string) => (await runGit(['rev-parse', `${commit}^`], { cwd })).stdout.trim();
+  const git = async (args: string[]) => (await runGit(args, { cwd })).stdout.trim();
+  const todo = await readFile(join(dir, 'git-rebase-todo.backup'), 'utf8').catch(() => '');
+  const range = /^# Rebase ([0-9a-f]{4,64})\.\.([0-9a-f]{4,64}) onto /m.exec(todo);
+  let commits: string[];
+  if (range) {
+    commits = (await git(['rev-list', '--reverse', '--topo-order', `${range[1]}..${range[2]}`])).split('\n').filter((c) => /^[0-9a-f]{40,64}$/.test(c));
+  } else {
+    const done = await readFile(join(dir, 'done'), 'utf8').catch(() => '');
+    commits = done.split('\n').map((line) => /^\w+\s+([0-9a-f]{40,64})\b/.exec(line.trim())?.[1]).filter((c): c is string => c !== undefined);
+  }
   const out: Array<{ from: string; to: string }> = [];
-  for (const [i, step] of steps.entries()) {
-    if (!step.drop) continue;
-    const kept = steps.slice(i + 1).find((s) => !s.drop);
-    const to = kept ? await parentOf(rewritten.get(kept.commit) ?? kept.commit) : (await runGit(['rev-parse', 'HEAD'], { cwd })).stdout.trim();
-    if (/^[0-9a-f]{40,64}$/.test(to)) out.push({ from: step.commit, to });
+  for (const [i, commit] of commits.entries()) {
+    if (rewritten.has(commit)) continue;
+    const kept = commits.slice(i + 1).find((c) => rewritten.has(c));
+    const to = kept ? await git(['rev-parse', `${rewritten.get(kept)}^`]) : await git(['rev-parse', 'HEAD']);
+    if (/^[0-9a-f]{40,64}$/.test(to) && to !== commit) out.push({ from: commit, to });
   }
   return out;
 }
@@ -132,8 +142,8 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const kind = io.args[0] === 'amend' ? 'amend' : 'rebase';
       const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
       const rewritten = pairs.map(([from, to]) => ({ from: from as string, to: to as string, how: kind }));
-      const dropped = kind === 'rebase' ? await droppedByRebase(repo, new Map(rewritten.map((r) => [r.from, r.to]))).catch(() => []) : [];
-      const events = buildEvents([...rewritten, ...dropped.map((d) => ({ ...d, how: 'rebase, dropped' }))].map(({ from, to, how }) => ({ type: 'commit_linked', content: `${how}: ${from.slice(0, 10)} → ${to.slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
+      const leftOut = kind === 'rebase' ? await leftOutByRebase(repo, new Map(rewritten.map((r) => [r.from, r.to]))).catch(() => []) : [];
+      const events = buildEvents([...rewritten, ...leftOut.map((d) => ({ ...d, how: 'rebase, left out' }))].map(({ from, to, how }) => ({ type: 'commit_linked', content: `${how}: ${from.slice(0, 10)} → ${to.slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
       await append(j, events);
       const linked = `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}`;
       // A pull that rebases (pull.rebase) runs this, not post-merge: the teammates' journal came too.

@@ -321,6 +321,30 @@ describe('git hooks next to the user\'s own', () => {
     expect(decisionTexts(dir)).toEqual(['Cache tokens in memory for 5 minutes']);
   });
 
+  it('a commit a rebase skips as already on main (cherry-picked there) keeps the memory recorded at it with the feature, and off main until the feature merges', () => {
+    const { g, dir } = initializedRepo();
+    const work = (file: string, message: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', message);
+    };
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    work('c1.js', 'c1 hotfix');
+    const hotfix = g(dir, 'rev-parse', 'HEAD').trim();
+    remember(dir, 'Use Kysely as the query builder', '-t', 'decision');
+    work('c2.js', 'c2 uses Kysely');
+    g(dir, 'checkout', '-q', 'main');
+    work('m.txt', 'main moves');
+    g(dir, 'cherry-pick', hotfix);
+    g(dir, 'checkout', '-q', 'feature');
+    g(dir, 'rebase', '-q', 'main'); // git: "skipped previously applied commit"; post-rewrite names only c2
+    expect(decisionTexts(dir)).toEqual(['Use Kysely as the query builder']);
+    g(dir, 'checkout', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual([]);
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Use Kysely as the query builder']);
+  });
+
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
