@@ -111,6 +111,22 @@ async function leftOutByRebase(repo: Repo, rewritten: ReadonlyMap<string, string
   return out;
 }
 
+/**
+ * Each old commit's parents, recorded with its rewrite: where the rewritten work branched. A
+ * teammate's clone never has the old commits of a rebased, force-pushed branch, and without
+ * this would not know which commit the branch's memory was decided at before the rebase.
+ */
+async function parentsOf(repo: Repo, commits: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (commits.length === 0) return out;
+  const listing = await runGit(['rev-list', '--no-walk=unsorted', '--parents', ...commits], { cwd: repo.workTree ?? repo.gitDir });
+  for (const line of listing.stdout.split('\n')) {
+    const [commit, ...parents] = line.trim().split(' ');
+    if (commit) out.set(commit, parents);
+  }
+  return out;
+}
+
 async function noteForkOfHead(repo: Repo): Promise<void> {
   const { branch } = await readHead(repo);
   if (branch) await recordFork(repo, branch).catch(() => false);
@@ -143,7 +159,9 @@ async function handle(name: string, repo: Repo, io: GitHookIO): Promise<string> 
       const ctx = await captureContext(j, 'git', `git:post-rewrite:${kind}`);
       const rewritten = pairs.map(([from, to]) => ({ from: from as string, to: to as string, how: kind }));
       const leftOut = kind === 'rebase' ? await leftOutByRebase(repo, new Map(rewritten.map((r) => [r.from, r.to]))).catch(() => []) : [];
-      const events = buildEvents([...rewritten, ...leftOut.map((d) => ({ ...d, how: 'rebase, left out' }))].map(({ from, to, how }) => ({ type: 'commit_linked', content: `${how}: ${from.slice(0, 10)} → ${to.slice(0, 10)}`, meta: { commit: to, rewritten_from: from } })), ctx);
+      const links = [...rewritten, ...leftOut.map((d) => ({ ...d, how: 'rebase, left out' }))];
+      const parents = await parentsOf(repo, links.map((l) => l.from));
+      const events = buildEvents(links.map(({ from, to, how }) => ({ type: 'commit_linked', content: `${how}: ${from.slice(0, 10)} → ${to.slice(0, 10)}`, meta: { commit: to, rewritten_from: from, rewritten_from_parents: parents.get(from) ?? [] } })), ctx);
       await append(j, events);
       const linked = `linked ${events.length} rewritten commit${events.length === 1 ? '' : 's'}`;
       // A pull that rebases (pull.rebase) runs this, not post-merge: the teammates' journal came too.

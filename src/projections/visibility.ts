@@ -111,6 +111,16 @@ export function rewritesFrom(events: readonly CortexEvent[]): Map<string, string
   return map;
 }
 
+/** old → its parents, for every rewrite that recorded them: where the rewritten work branched. */
+export function rewrittenParentsFrom(events: readonly CortexEvent[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const e of events) {
+    const parents = e.type === 'commit_linked' ? e.meta.rewritten_from_parents : undefined;
+    if (typeof e.meta.rewritten_from === 'string' && Array.isArray(parents)) map.set(e.meta.rewritten_from, parents.filter((p): p is string => typeof p === 'string'));
+  }
+  return map;
+}
+
 /** Where an event was captured: all alignment looks at. */
 export type Place = Pick<CortexEvent, 'branch' | 'commit'>;
 

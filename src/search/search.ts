@@ -180,7 +180,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
 
   const places = meta.places.map(([branch, commit]) => ({ branch, commit }));
   const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), id: row.id, millis: row.millis }));
-  const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed }));
+  const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed, rewrittenParents: new Map(meta.rewriteParents) }));
   const visiblePlace = places.map((place) => isVisible(place, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
   const squashLimits = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));

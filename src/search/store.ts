@@ -21,7 +21,7 @@ import { TermFilter } from './term-filter.js';
  * read meta.json never looks past what it describes, and a crash in between is seen as a size
  * mismatch and rebuilt.
  */
-export const INDEX_FORMAT = 15; // 15: Latin accents folded (café = cafe); 14: an amendment is stored as the memory it amends (amendedDoc), times past 2106 kept at 2106; 13: "contention" a stem of its own, not "content"; 12: listed.tsv has corrections and plan events, which tracked files name too; 11: times to the millisecond for squash boundaries (attrs, listed.tsv); 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
+export const INDEX_FORMAT = 16; // 16: rewrites keep the parents the old commit had (rewriteParents); 15: Latin accents folded (café = cafe); 14: an amendment is stored as the memory it amends (amendedDoc), times past 2106 kept at 2106; 13: "contention" a stem of its own, not "content"; 12: listed.tsv has corrections and plan events, which tracked files name too; 11: times to the millisecond for squash boundaries (attrs, listed.tsv); 10: decisions keep what they were chosen over and whether a heuristic read them, supersessions a decision names; 9: listed.tsv; 8: C++, C# and F# are words of their own; 4: frequent terms capped at 500 (the cap enters their weight); 5: terms.bloom; 6: words end at apostrophes; 7: stems of their own for words Porter conflates, final y kept
 export const ATTR_BYTES = 20;
 
 export interface BulkMeta {
@@ -43,6 +43,8 @@ export interface SearchMeta {
   places: Array<[string | null, string | null]>;
   edits: SearchEdit[];
   rewrites: Array<[string, string]>;
+  /** old commit → its parents, where a rewrite recorded them. */
+  rewriteParents: Array<[string, string[]]>;
   bulk: BulkMeta | null;
 }
 

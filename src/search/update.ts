@@ -157,6 +157,8 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: Reado
       const from = e.meta.rewritten_from;
       const to = e.meta.commit;
       if (typeof from === 'string' && typeof to === 'string' && from !== to) meta.rewrites.push([from, to]);
+      const parents = e.meta.rewritten_from_parents;
+      if (typeof from === 'string' && Array.isArray(parents)) meta.rewriteParents.push([from, parents.filter((p): p is string => typeof p === 'string')]);
     }
     for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
     const named = isNamedByTrackedFiles(e);
@@ -174,7 +176,7 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: Reado
   return { docs, attrs, listed };
 }
 
-const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, build: randomBytes(6).toString('hex'), tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], bulk: null });
+const emptyMeta = (tip: string | null): SearchMeta => ({ format: INDEX_FORMAT, build: randomBytes(6).toString('hex'), tip, count: 0, docsBytes: 0, places: [], edits: [], rewrites: [], rewriteParents: [], bulk: null });
 
 async function rebuild(dir: string, events: readonly CortexEvent[], tip: string | null, onProgress?: UpdateOptions['onProgress']): Promise<SearchMeta> {
   await resetIndex(dir);
@@ -208,7 +210,7 @@ async function amendedBefore(journal: Journal, events: readonly CortexEvent[]): 
 }
 
 async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null, earlier: ReadonlyMap<string, CortexEvent>): Promise<SearchMeta | null> {
-  const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites] };
+  const meta: SearchMeta = { ...before, tip, places: [...before.places], edits: [...before.edits], rewrites: [...before.rewrites], rewriteParents: [...before.rewriteParents] };
   const { docs, attrs, listed } = absorb(meta, events, earlier);
   await appendListed(dir, listed);
   if (docs.length > 0) {

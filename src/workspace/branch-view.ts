@@ -6,7 +6,7 @@ import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { creationLine, journalAtFork, recordedAfter } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
+import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, rewrittenParentsFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -15,7 +15,7 @@ import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, mill
  */
 export function readBranchView(repo: Repo, events: readonly CortexEvent[], options: { all?: boolean; at?: HeadState; withOrigin?: boolean; tip?: boolean } = {}): Promise<BranchView & { head: HeadState }> {
   const listed = (ids: ReadonlySet<string>): Listed[] => events.filter((e) => ids.has(e.id)).map((e) => ({ id: e.id, branch: e.branch, commit: e.commit, millis: millisOf(e.ts) }));
-  return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed });
+  return readBranchViewOf(repo, events, rewritesFrom(events), { ...options, listed, rewrittenParents: rewrittenParentsFrom(events) });
 }
 
 /**
@@ -43,6 +43,8 @@ export interface ViewOptions {
   withOrigin?: boolean;
   /** `at` is the branch's tip, seen as HEAD would see it checked out there (`cortex log feature`): its origin by the reflog's time too, where no fork was recorded. */
   tip?: boolean;
+  /** The parents rewritten commits had (`commit_linked` events), old → parents: where a rebased branch once branched. */
+  rewrittenParents?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
@@ -165,6 +167,11 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
       const forks = new Set<string>();
       const out = await gitOutput(['rev-list', '--first-parent', '--parents', tip, '--not', head.commit as string], { cwd });
       for (const line of out.split('\n')) for (const parent of line.split(' ').slice(1)) if (ancestors.has(parent)) forks.add(parent);
+      // Rebased since (here perhaps only as a teammate's force-push, whose old commits this clone
+      // never had): where its rewritten commits branched before, as the journal recorded it.
+      // What the branch decided there is still its own, though its line now starts further on.
+      const own = new Set(out.split('\n').map((line) => line.split(' ')[0]).filter(Boolean));
+      for (const [old, parents] of options.rewrittenParents ?? []) if (own.has(currentCommit(old, rewrites))) for (const parent of parents) if (ancestors.has(parent)) forks.add(parent);
       if (!LONG_LIVED.includes(name)) for (const c of await satAt(name, recordedAs, [...forks])) forks.add(c);
       unmerged.set(recordedAs, forks);
     }),
@@ -182,7 +189,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   const reverts = reverting ? await reverting : [];
   if (reverts.length > 0) {
     // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
-    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch, commit }, withinRevert: true });
+    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch, commit }, withinRevert: true, rewrittenParents: options.rewrittenParents });
     const judged = await Promise.all(reverts.map(({ merge, kept }) => Promise.all([at(merge), at(kept)]).then(([m, k]) => ({ merge: m, kept: k }), () => null)));
     const reverted = judged.filter((r) => r !== null);
     if (reverted.length > 0) view.reverted = reverted;

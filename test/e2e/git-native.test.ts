@@ -739,6 +739,47 @@ describe('team sync through a shared remote', () => {
     expect(sessionStart()).toContain('Keep the API versioned in the path');
   });
 
+  it('a feature rebased onto main and force-pushed keeps what it decided where it branched off a teammate\'s main, fresh clone or pulled, and in their pull request diff', () => {
+    const g = gitWith(cortexOnPath(tempDir()));
+    const { clone } = sharedRemote(g);
+    const alice = clone('alice');
+    writeFileSync(join(alice, 'a.txt'), '1');
+    g(alice, 'add', '-A');
+    g(alice, 'commit', '-qm', 'init');
+    cortex(alice, ['init', '--no-claude']);
+    g(alice, 'add', '-A');
+    g(alice, 'commit', '-qm', 'cortex init');
+    g(alice, 'push', '-q', '-u', 'origin', 'main');
+    g(alice, 'switch', '-qc', 'feature');
+    remember(alice, 'Use JWT tokens for auth', '-t', 'decision'); // at the branch point
+    writeFileSync(join(alice, 'auth.js'), 'auth');
+    g(alice, 'add', '-A');
+    g(alice, 'commit', '-qm', 'auth');
+    g(alice, 'push', '-q', '-u', 'origin', 'feature');
+    g(alice, 'switch', '-q', 'main');
+    writeFileSync(join(alice, 'm.txt'), 'm');
+    g(alice, 'add', '-A');
+    g(alice, 'commit', '-qm', 'main moves');
+    g(alice, 'push', '-q');
+    const pulling = clone('pulling');
+    cortex(pulling, ['init', '--no-claude']);
+    g(alice, 'switch', '-q', 'feature');
+    g(alice, 'rebase', '-q', 'main'); // post-rewrite records where the old commit branched
+    g(alice, 'push', '-q', '-f');
+    g(alice, 'switch', '-q', 'main');
+
+    const fresh = clone('fresh'); // never had the feature's old commits
+    cortex(fresh, ['init', '--no-claude']);
+    g(pulling, 'pull', '-q');
+    for (const dir of [alice, fresh, pulling]) {
+      expect(decisionTexts(dir), dir).toEqual([]);
+      expect(cortexJson<unknown[]>(dir, ['search', 'JWT']), dir).toEqual([]);
+      expect(cortexJson<{ decisions: Array<{ content: string }> }>(dir, ['diff', 'main...origin/feature']).decisions.map((d) => d.content), dir).toEqual(['Use JWT tokens for auth']);
+    }
+    g(fresh, 'merge', '-q', '--no-ff', '--no-edit', 'origin/feature');
+    expect(decisionTexts(fresh)).toEqual(['Use JWT tokens for auth']);
+  });
+
   it('three clones append concurrently and sync in random order: all end with the same events, none lost or doubled', async () => {
     const root = tempDir();
     const bare = join(root, 'remote.git');
