@@ -132,7 +132,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
     .command(
       'projections',
       'regenerate the tracked files .cortex/decisions.md, decisions-archive.md and active-plan.md',
-      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, briefing: { type: 'boolean', describe: 'refresh the cached briefing and .git/cortex/briefing.md' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, ...jsonOption }),
+      (y) => y.options({ write: { type: 'boolean', describe: 'write the files (only those that changed)' }, briefing: { type: 'boolean', describe: 'refresh the cached briefing and .git/cortex/briefing.md' }, quiet: { type: 'boolean', describe: 'print nothing (hooks use this)' }, guard: { type: 'boolean', hidden: true }, 'keep-clean-tree': { type: 'boolean', hidden: true }, 'after-merge': { type: 'boolean', hidden: true }, ...jsonOption }),
       (argv) => run(async () => (await import('./commands/projections.js')).runProjections(argv, io)),
     )
     .command(

@@ -1,4 +1,5 @@
 import { CortexError } from '../errors.js';
+import { mayWriteFiles } from '../workspace/refresh.js';
 import { regenerateProjections } from '../workspace/regenerate.js';
 import { openJournalAt, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -7,6 +8,10 @@ export interface ProjectionsArgs {
   briefing?: boolean;
   quiet?: boolean;
   json?: boolean;
+  /** From a hook's background job: write only if a hook still may (refresh.ts), asked now. */
+  guard?: boolean;
+  keepCleanTree?: boolean;
+  afterMerge?: boolean;
 }
 
 /** Regenerate .cortex/decisions.md, decisions-archive.md and active-plan.md for HEAD (and/or the cached briefing). */
@@ -14,7 +19,8 @@ export async function runProjections(args: ProjectionsArgs, io: CommandIO): Prom
   if (!args.write && !args.briefing) throw new CortexError('USAGE', 'say what to do: --write regenerates .cortex/*.md for the current HEAD, --briefing refreshes the cached briefing');
   const journal = await openJournalAt(io);
   if (!journal.repo.workTree) throw new CortexError('NO_WORK_TREE', 'this repository has no work tree (bare?): there is nowhere to write .cortex/');
-  const { written, problems } = await regenerateProjections(journal, { files: args.write, briefing: args.briefing });
+  const files = args.write === true && (!args.guard || (await mayWriteFiles(journal.repo, { keepCleanTree: args.keepCleanTree, afterMerge: args.afterMerge })).ok);
+  const { written, problems } = await regenerateProjections(journal, { files, briefing: args.briefing });
   if (args.quiet) return 0;
   warnProblems(io, problems);
   if (args.json) printJson(io, { written });

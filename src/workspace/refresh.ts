@@ -30,24 +30,34 @@ export interface RefreshOptions extends RegenerateOptions {
 export async function refreshProjections(journal: Journal, options: RefreshOptions): Promise<string> {
   const root = journal.repo.workTree;
   if (!root) return 'no work tree';
-  const midOperation = options.files === true && (await operationInProgress(journal.repo, options.afterMerge ? ['MERGE_HEAD'] : []));
-  const clean = options.files === true && !midOperation && options.keepCleanTree === true && (await gitOutput(['status', '--porcelain'], { cwd: root })).trim() === '';
-  const stashed = options.files === true && !midOperation && !clean && (await stashHoldsProjections(journal.repo));
-  const files = options.files === true && !midOperation && !clean && !stashed;
-  const note =
-    midOperation ? 'git is mid-operation, so .cortex/ is left alone'
-    : clean ? 'the work tree is clean, so .cortex/ waits for the next change or merge'
-    : stashed ? 'the latest stash holds changes to .cortex/, so it waits until the stash is popped or dropped'
-    : '';
-  if (!files && !options.briefing) return note || 'nothing to regenerate';
+  const check = options.files === true ? await mayWriteFiles(journal.repo, options) : { ok: false, note: '' };
+  const files = check.ok;
+  if (!files && !options.briefing) return check.note || 'nothing to regenerate';
   const what = [files ? '.cortex/' : '', options.briefing ? 'the briefing' : ''].filter(Boolean).join(' and ');
-  const done = (summary: string) => [summary, note].filter(Boolean).join('; ');
-  if (startInBackground(['projections', ...(files ? ['--write'] : []), ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
+  const done = (summary: string) => [summary, check.note].filter(Boolean).join('; ');
+  // The background job asks again just before it writes: by then the user may have committed,
+  // stashed or switched, and a file written into that tree would be a change nobody made.
+  const guard = files ? ['--write', '--guard', ...(options.keepCleanTree ? ['--keep-clean-tree'] : []), ...(options.afterMerge ? ['--after-merge'] : [])] : [];
+  if (startInBackground(['projections', ...guard, ...(options.briefing ? ['--briefing'] : []), '--quiet'], { cwd: root, cortexDir: cortexDir(journal.repo) })) {
     return done(`regenerating ${what} in the background`);
   }
   const { regenerateProjections } = await import('./regenerate.js');
   const { written } = await regenerateProjections(journal, { ...options, files });
   return done(written.length > 0 ? `rewrote ${written.join(', ')}` : `${what} up to date`);
+}
+
+/**
+ * Whether a hook may write the tracked files now, and if not, why: not while git is in the
+ * middle of an operation, not into a clean tree it was asked to keep clean, not while the
+ * latest stash holds them.
+ */
+export async function mayWriteFiles(repo: Repo, options: Pick<RefreshOptions, 'afterMerge' | 'keepCleanTree'>): Promise<{ ok: boolean; note: string }> {
+  const root = repo.workTree;
+  if (!root) return { ok: false, note: 'no work tree' };
+  if (await operationInProgress(repo, options.afterMerge ? ['MERGE_HEAD'] : [])) return { ok: false, note: 'git is mid-operation, so .cortex/ is left alone' };
+  if (options.keepCleanTree === true && (await gitOutput(['status', '--porcelain'], { cwd: root })).trim() === '') return { ok: false, note: 'the work tree is clean, so .cortex/ waits for the next change or merge' };
+  if (await stashHoldsProjections(repo)) return { ok: false, note: 'the latest stash holds changes to .cortex/, so it waits until the stash is popped or dropped' };
+  return { ok: true, note: '' };
 }
 
 const IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'];

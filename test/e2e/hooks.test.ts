@@ -84,6 +84,28 @@ describe('cortex hook stop', () => {
     expect(file).toContain('Use Zod for request validation');
   });
 
+  it('the background regeneration a Stop starts asks again before it writes: a commit made right after the turn is left clean', async () => {
+    const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'cortex init');
+    writeFileSync(join(dir, 'src/app.ts'), 'b'); // the session changed the tree
+    const talk = join(tempDir(), 'talk.jsonl');
+    writeFileSync(talk, session([assistant('[MEMORY: decision] Use Fastify for its schema validation.')]));
+    expect(cortex(dir, ['hook', 'Stop'], { input: stopPayload(dir, talk) }).code).toBe(0); // regenerates in the background
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'work from the session'); // as a script running claude -p and then committing does
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+
+    // What the background job runs, asked directly: into a clean tree, nothing; without the guard, it writes.
+    expect(cortex(dir, ['remember', 'Use pino for logs', '-t', 'decision']).code).toBe(0);
+    expect(cortex(dir, ['projections', '--write', '--guard', '--keep-clean-tree', '--quiet']).code).toBe(0);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(cortex(dir, ['projections', '--write', '--quiet']).code).toBe(0);
+    expect(git(dir, 'status', '--porcelain')).toMatch(/\.cortex\/decisions\.md/);
+  });
+
   it('leaves .cortex/ alone while the latest stash holds a change to it, so git stash pop applies; the next Stop after it catches up', () => {
     const dir = tempRepo({ files: { 'src/app.ts': 'a' } });
     cortex(dir, ['init', '--no-claude']);
