@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CortexError } from '../errors.js';
@@ -43,6 +43,38 @@ export async function readRef(commonDir: string, refName: string): Promise<strin
   const packed = readIfExists(join(commonDir, 'packed-refs'));
   return packed === null ? null : findPacked(packed, refName);
 }
+
+/** Every ref under `prefixes` (loose and packed, loose winning) with the object it points at, sorted by name. No git process. */
+export function listRefs(commonDir: string, prefixes: readonly string[] = ['refs/heads/', 'refs/remotes/']): Array<[string, string]> {
+  const refs = new Map<string, string>();
+  const packed = readIfExists(join(commonDir, 'packed-refs')) ?? '';
+  for (const line of packed.split('\n')) {
+    const [oid = '', name = ''] = line.split(' ');
+    if (OID.test(oid) && prefixes.some((p) => name.startsWith(p))) refs.set(name, oid);
+  }
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(join(commonDir, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = `${dir}${entry.name}`;
+      if (entry.isDirectory()) walk(`${path}/`);
+      else if (!entry.name.endsWith('.lock')) refs.set(path, (readIfExists(join(commonDir, path)) ?? '').trim());
+    }
+  };
+  for (const prefix of prefixes) walk(prefix);
+  return [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Every branch's and remote-tracking branch's tip, as one string that changes when any of them
+ * moves: what a cache of something branch alignment decided is keyed by, since alignment asks
+ * where other branches stand (main committing moves what a feature sees).
+ */
+export const readBranchTips = (commonDir: string): string => listRefs(commonDir).map(([name, oid]) => `${oid} ${name}`).join('\n');
 
 /** A lock older than this was left by a killed process: a ref update holds it for microseconds. */
 const STALE_LOCK_MS = 10_000;

@@ -154,12 +154,13 @@ function isOnLine(event: Place, view: BranchView): boolean {
  * Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`).
  * The time is parsed only for events of a squashed branch: this runs over the whole journal.
  */
-export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => isVisible(e, view) || squashedIn(e, view) || fromOrigin(e, view));
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => (atOrigin(e, view) ? !view.origin?.since.has(e.id) : isVisible(e, view)) || squashedIn(e, view));
 
-/** Recorded where HEAD's branch was made, on the branch it was made from, before it was made. */
+/** Recorded where HEAD's branch was made, on the branch it was made from: in view if recorded before it was made. */
+const atOrigin = (e: Place, view: BranchView): boolean => view.origin !== undefined && e.branch === view.origin.place.branch && e.commit === view.origin.place.commit;
+
 function fromOrigin(e: Place & { id: string }, view: BranchView): boolean {
-  const origin = view.origin;
-  return origin !== undefined && e.branch === origin.place.branch && e.commit === origin.place.commit && !origin.since.has(e.id);
+  return atOrigin(e, view) && !view.origin?.since.has(e.id);
 }
 
 function squashedIn(e: CortexEvent, view: BranchView): boolean {

@@ -199,7 +199,8 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    if (!visiblePlace[place] && !(attrs.millis(o) <= (squashLimits[place] ?? Number.NEGATIVE_INFINITY)) && !(place === origin.place && !origin.since.has(o))) return 0;
+    const inView = place === origin.place ? !origin.since.has(o) : visiblePlace[place];
+    if (!inView && !(attrs.millis(o) <= (squashLimits[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;
     return boosts[type] ?? 1;
@@ -300,14 +301,14 @@ type DocReader = (ordinals: readonly number[]) => Map<number, StoredDoc>;
 
 /** Stored records by ordinal, each read from disk once however often it is asked for. */
 /**
- * The place HEAD's branch was made at, on the branch it was made from (`view.origin`), when it is
- * not in view by itself, with the ordinals of what was recorded there since: read by id, from
- * the few documents of that one place.
+ * The place HEAD's branch was made at, on the branch it was made from (`view.origin`), with the
+ * ordinals of what was recorded there since the branch was made (out of view, whether or not
+ * the place is): read by id, from the few documents of that one place.
  */
 function originIn(view: BranchView, places: readonly Place[], visiblePlace: readonly boolean[], attrs: AttrTable, read: DocReader): { place: number; since: ReadonlySet<number> } {
   const origin = view.origin;
   const place = origin ? places.findIndex((p) => p.branch === origin.place.branch && p.commit === origin.place.commit) : -1;
-  if (!origin || place < 0 || visiblePlace[place]) return { place: -1, since: new Set() };
+  if (!origin || place < 0 || (visiblePlace[place] && origin.since.size === 0)) return { place: -1, since: new Set() };
   const here: number[] = [];
   for (let o = 0; o < attrs.count; o++) if (attrs.place(o) === place) here.push(o);
   const since = new Set<number>();

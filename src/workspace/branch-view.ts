@@ -200,15 +200,22 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   // feat`, stays on feat after main moves on. Where this clone saw the branch made, the
   // journal's order says what came before; else the reflog's time does.
   const origin = (!options.at || options.withOrigin || options.tip) && branch && otherBranches ? await branchOrigin(repo, branch, headLogsOnce) : null;
-  if (origin && branch && origin.from !== branch && places.some((p) => p.branch === origin.from && !isVisible(p, view))) {
-    const fork = await journalAtFork(repo, branch, origin.created);
+  if (origin && branch && origin.from !== branch) {
     const place = { branch: origin.from, commit: origin.start };
-    // The journal's diff since the fork is read only when the parent recorded memory at the fork
-    // commit that is out of view: the hooks ask on every prompt, and on an old branch it is long.
-    const atFork = places.some((p) => p.branch === place.branch && p.commit === place.commit && !isVisible(p, view));
-    if (fork) {
-      if (atFork) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
-    } else if (!options.at || options.tip) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+    const atPlace = (p: Place) => p.branch === place.branch && p.commit === place.commit;
+    // The parent has moved on: its memory at the fork commit is out of view, and what it had
+    // recorded there when the branch was made comes back. Or it has made no commit since (main
+    // in another worktree): its memory there is in view, and what it recorded there after the
+    // branch was made goes. The journal's diff since the fork is read only then, and only when
+    // this clone recorded the fork: the hooks ask on every prompt, and on an old branch it is long.
+    const outOfView = places.some((p) => p.branch === origin.from && !isVisible(p, view));
+    const idle = !outOfView && places.some(atPlace) && (await tipOf(origin.from)) === origin.start;
+    if (outOfView || idle) {
+      const fork = await journalAtFork(repo, branch, origin.created);
+      if (fork) {
+        if (idle || places.some((p) => atPlace(p) && !isVisible(p, view))) view.origin = { place, since: await recordedAfter(repo, fork.journal, place) };
+      } else if (outOfView && (!options.at || options.tip)) until.set(origin.from, Math.max(until.get(origin.from) ?? 0, origin.millis));
+    }
   }
   // A squash merge's listed decisions that came with the fork are no sign of one.
   if (listing && options.listed && places.some((p) => p.branch !== null && !isVisible(p, view))) {
@@ -277,7 +284,9 @@ async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<
       if (entry && from && from[2] === branch && entry[1] === start && entry[2] === start && Number(entry[3]) >= Number(seconds)) return { from: from[1] as string, start, millis, created };
     }
   }
-  return null;
+  // Made without a checkout that names where from (`git worktree add -b`): the fork record may know.
+  const recorded = (await journalAtFork(repo, branch, created))?.from;
+  return recorded ? { from: recorded, start, millis, created } : null;
 }
 
 /** A reflog line: old and new commit, the time (seconds), the message. */

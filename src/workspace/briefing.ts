@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWriteRefused } from '../errors.js';
+import { readBranchTips } from '../git/refs.js';
 import { readHead } from '../git/repo.js';
 import { readTip } from '../journal/tip.js';
 import type { Journal } from '../journal/journal.js';
@@ -13,7 +14,7 @@ import { uniteNewlyFetchedJournals } from './fetched-journals.js';
 
 /**
  * The briefing as delivered: computed from memory, or read from a small cache keyed by
- * everything it depends on (journal tip, HEAD, budget, settings, the dependency manifests), so a
+ * everything it depends on (journal tip, HEAD, every branch's tip, budget, settings, the dependency manifests), so a
  * SessionStart with nothing new costs a few file reads and never loads the projection code.
  */
 export interface BriefingRequest {
@@ -33,7 +34,9 @@ async function cacheKey(journal: Journal, settings: ProjectionSettings, request:
     readHead(journal.repo),
     root ? Promise.all(MANIFEST_FILES.map((m) => stat(join(root, m)).then((s) => s.mtimeMs, () => 0))) : Promise.resolve([]),
   ]);
-  const parts = [VERSION, tip, head.branch, head.commit, request.budgetTokens ?? settings.budgetTokens, request.maxChars ?? '', JSON.stringify(settings), manifestStamps.join(',')];
+  // What is in view on HEAD also depends on where the other branches stand (branch alignment).
+  const branches = createHash('sha1').update(readBranchTips(journal.repo.commonDir)).digest('hex');
+  const parts = [VERSION, tip, head.branch, head.commit, branches, request.budgetTokens ?? settings.budgetTokens, request.maxChars ?? '', JSON.stringify(settings), manifestStamps.join(',')];
   return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readRef } from '../git/refs.js';
+import { listRefs, readRef } from '../git/refs.js';
 import { cortexDir, readGitConfig, type Repo } from '../git/repo.js';
 import { runGit } from '../git/run-git.js';
 import { journalRef } from '../journal/journal.js';
@@ -22,6 +22,11 @@ import { writeIfChanged } from '../write-if-changed.js';
 interface ForkRecord {
   created: string;
   journal: string | null;
+  /**
+   * The branch it was made from, where its reflog does not say ("Created from HEAD", as `git
+   * worktree add -b` writes it) and one other branch sat at its first commit then.
+   */
+  from?: string;
 }
 
 const forksFile = (repo: Repo): string => join(cortexDir(repo), 'forks.json');
@@ -46,14 +51,18 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   if (!log || log.includes('\n') || !/\tbranch: Created from /.test(log)) return false;
   const forks = await readForks(repo);
   if (forks[branch]?.created === log) return false;
-  forks[branch] = { created: log, journal: await readRef(repo.commonDir, journalRef(await readGitConfig(repo))) };
+  const ref = journalRef(await readGitConfig(repo));
+  forks[branch] = { created: log, journal: await readRef(repo.commonDir, ref) };
+  const start = log.split(' ', 2)[1];
+  const others = listRefs(repo.commonDir, ['refs/heads/']).filter(([name, oid]) => oid === start && name !== `refs/heads/${branch}` && name !== ref);
+  if (others.length === 1) forks[branch].from = (others[0] as [string, string])[0].slice('refs/heads/'.length);
   return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
 }
 
-/** The journal commit when `branch` was made, if this clone saw it made (`created`: its reflog's first line). */
-export async function journalAtFork(repo: Repo, branch: string, created: string): Promise<{ journal: string | null } | undefined> {
+/** The journal commit when `branch` was made, and the branch it was made from where known, if this clone saw it made (`created`: its reflog's first line). */
+export async function journalAtFork(repo: Repo, branch: string, created: string): Promise<{ journal: string | null; from?: string } | undefined> {
   const record = (await readForks(repo))[branch];
-  return record && record.created === created.trim() ? { journal: record.journal } : undefined;
+  return record && record.created === created.trim() ? { journal: record.journal, ...(record.from ? { from: record.from } : {}) } : undefined;
 }
 
 /** git's empty tree: what the journal held before its first commit. */

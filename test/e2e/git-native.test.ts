@@ -345,6 +345,27 @@ describe('git hooks next to the user\'s own', () => {
     expect(decisionTexts(dir)).toEqual(['Use Kysely as the query builder']);
   });
 
+  it('a branch made in a linked worktree keeps what main decided before it was made, and never sees what main decides after, whether or not main has committed since; the briefing agrees', () => {
+    const { g, dir } = initializedRepo();
+    remember(dir, 'Use tabs for indentation', '-t', 'decision');
+    const linked = join(tempDir(), 'wt');
+    g(dir, 'worktree', 'add', '-q', '-b', 'feature', linked); // its reflog says only "Created from HEAD"
+    remember(dir, 'Use spaces for indentation', '-t', 'decision'); // main, after the fork, at the same commit
+    const briefing = () => cortexJson<{ markdown: string }>(linked, ['briefing']).markdown;
+    expect(decisionTexts(linked)).toEqual(['Use tabs for indentation']);
+    expect(cortexJson<Array<{ content: string }>>(linked, ['search', 'indentation']).map((h) => h.content)).toEqual(['Use tabs for indentation']);
+    expect(briefing()).toContain('Use tabs for indentation');
+    expect(briefing()).not.toContain('Use spaces');
+    expect(decisionTexts(dir)).toEqual(['Use spaces for indentation', 'Use tabs for indentation']);
+
+    writeFileSync(join(dir, 'x.txt'), 'x');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'main moves');
+    expect(decisionTexts(linked)).toEqual(['Use tabs for indentation']);
+    expect(briefing()).toContain('Use tabs for indentation'); // not the briefing cached before main moved
+    expect(briefing()).not.toContain('Use spaces');
+  });
+
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
