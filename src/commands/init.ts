@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withCortexMcp, withoutCortexMcp } from '../claude/mcp-config.js';
@@ -122,14 +123,17 @@ async function editInto(repo: Repo, path: string, withOurs: (value: Record<strin
 
 /**
  * A shallow or single-branch clone (`git clone --depth 1`) fetched no journal, though origin may
- * have one: fetched by name here, once, as `cortex sync origin --no-push` would. A full clone
- * fetched every branch already, so there is nothing to ask the network. Unreachable: a fresh journal.
+ * have one, nor did a repository set up by hand that fetched only its branch (`git fetch origin
+ * main`, which leaves FETCH_HEAD; a clone leaves none): fetched by name here, once, as `cortex
+ * sync origin --no-push` would. A full clone fetched every branch already, so there is nothing
+ * to ask the network. Unreachable: a fresh journal.
  */
 async function fetchJournalOfNarrowClone(journal: Journal): Promise<string | null> {
   if ((await readTip(journal.store)) !== null) return null;
   const cwd = journal.repo.workTree ?? journal.repo.gitDir;
   const refspecs = (await runGit(['config', '--get-all', 'remote.origin.fetch'], { cwd })).stdout.split('\n').filter(Boolean);
-  if (refspecs.length === 0 || refspecs.some((spec) => spec.includes('refs/heads/*'))) return null;
+  if (refspecs.length === 0) return null;
+  if (refspecs.some((spec) => spec.includes('refs/heads/*')) && !existsSync(join(journal.repo.gitDir, 'FETCH_HEAD'))) return null;
   const { syncJournal } = await import('../journal/sync.js');
   const result = await syncJournal(journal.repo, journal.store, 'origin', await readAuthor(journal.repo), { push: false }).catch(() => null);
   return result?.after ? `origin/${journal.store.ref.replace(/^refs\/heads\//, '')}` : null;

@@ -842,6 +842,15 @@ describe('team sync through a shared remote', () => {
     expect(git(shallow, 'for-each-ref', 'refs/remotes/origin/cortex')).toBe('');
     expect(cortexJson<{ adopted: string | null }>(shallow, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
     expect(cortexJson<unknown[]>(shallow, ['log'])).toHaveLength(180);
+
+    // Set up by hand, fetching only main (the refspec is the wildcard; FETCH_HEAD tells): the same.
+    const byHand = join(root, 'by-hand');
+    git(root, 'init', '-q', '-b', 'main', byHand);
+    git(byHand, 'remote', 'add', 'origin', bare);
+    git(byHand, 'fetch', '-q', 'origin', 'main');
+    git(byHand, 'checkout', '-q', '-B', 'main', 'origin/main');
+    expect(cortexJson<{ adopted: string | null }>(byHand, ['init', '--no-claude']).adopted).toBe('origin/cortex/journal');
+    expect(cortexJson<unknown[]>(byHand, ['log'])).toHaveLength(180);
   });
   it('git push to a URL (no remote by that name) syncs the journal there; cortex sync takes a URL or a path too, and a name that is neither is one clear line', () => {
     const env = { ...cortexOnPath(tempDir()), CORTEX_FOREGROUND: '1' };
