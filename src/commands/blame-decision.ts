@@ -4,6 +4,7 @@ import { readAll } from '../journal/journal.js';
 import { rankDecisions, sessionsFor, type BlamedCommit, type BlameMatch } from '../projections/blame.js';
 import { foldMemory } from '../projections/fold.js';
 import { becauseOf, shortSession } from '../projections/markdown.js';
+import { eventsInView } from '../workspace/branch-view.js';
 import { readSettings } from '../workspace/settings.js';
 import { openJournalAt, paintFor, printJson, warnProblems, type CommandIO } from './io.js';
 
@@ -35,7 +36,9 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
 
   const [read, { settings }] = await Promise.all([readAll(journal), readSettings(journal)]);
   warnProblems(io, read.problems);
-  const state = foldMemory(read.events, settings, new Date());
+  // What is in force on HEAD, whose lines these are: a session's later decision on a branch HEAD
+  // has not merged explains none of them.
+  const state = foldMemory(await eventsInView(journal.repo, read.events), settings, new Date());
   const matches: Array<BlameMatch & { author: string; time: string; summary: string; lines: number[] }> = [];
   // A squash commit names the sessions of every commit it squashed: those that modified this file wrote these lines.
   const modifiedIn = new Set(read.events.filter((e) => e.type === 'file_modified' && e.meta.path === repoPath).map((e) => e.session));
@@ -48,7 +51,7 @@ export async function runBlameDecision(args: BlameArgs, io: CommandIO): Promise<
     const modifying = named.filter((session) => modifiedIn.has(session));
     c.trailerSessions = modifying.length > 0 ? modifying : named;
     const linked = sessionsFor(c, repoPath, read.events);
-    matches.push({ commit: c.commit, author: c.author, time: c.time, summary: c.summary, lines: c.lines, sessions: linked, decisions: rankDecisions(state, linked, repoPath) });
+    matches.push({ commit: c.commit, author: c.author, time: c.time, summary: c.summary, lines: c.lines, sessions: linked, decisions: rankDecisions(state, linked, repoPath, c.time) });
   }
   if (args.json) {
     printJson(io, matches);

@@ -43,8 +43,10 @@ export function sessionsFor(commit: BlamedCommit, file: string, events: readonly
   return [...sessions].sort();
 }
 
-export function rankDecisions(state: MemoryState, sessions: readonly string[], file: string): BlameMatch['decisions'] {
+/** `committed`: when the blamed commit was made; what its sessions decided after it ranks below what they decided before. */
+export function rankDecisions(state: MemoryState, sessions: readonly string[], file: string, committed?: string): BlameMatch['decisions'] {
   const base = file.split('/').pop() ?? file;
+  const made = committed ? Date.parse(committed) : Number.NaN;
   const inSessions = new Set(sessions);
   const candidates: MemoryItem[] = [...state.decisions, ...state.rejections, ...state.superseded];
   const scored = candidates
@@ -55,10 +57,11 @@ export function rankDecisions(state: MemoryState, sessions: readonly string[], f
       else if (base.length > 3 && i.content.includes(base)) score += 2;
       if (i.type === 'decision_made') score += 0.5;
       if (i.supersededBy !== undefined) score -= 1;
-      return { i, score };
+      const later = Date.parse(i.origin.ts) >= made + 1000; // git keeps whole seconds
+      return { i, score, later };
     })
     .filter(({ i, score }) => score >= 2 && (inSessions.has(i.origin.session) || score >= 3));
   return scored
-    .sort((a, b) => b.score - a.score || (a.i.origin.ts > b.i.origin.ts ? -1 : 1))
+    .sort((a, b) => Number(a.later) - Number(b.later) || b.score - a.score || (a.i.origin.ts > b.i.origin.ts ? -1 : 1))
     .map(({ i, score }) => ({ id: i.id, type: i.type, content: i.content, reason: i.reason ?? null, session: i.origin.session, ts: i.origin.ts, score }));
 }

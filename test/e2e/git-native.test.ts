@@ -1106,6 +1106,25 @@ describe('decision diffs and blame', () => {
   });
 });
 
+describe('blame-decision and branch alignment', () => {
+  it('names what the line\'s session decided on HEAD\'s line, before the commit first; not what it decided later on a branch HEAD has not merged', () => {
+    const { g, dir } = initializedRepo();
+    const session = ['--session', 'sess-cache'];
+    remember(dir, 'Cache tokens in memory for 5 minutes', '-t', 'decision', ...session);
+    writeFileSync(join(dir, 'cache.ts'), 'export const ttl = 300;\n');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', `token cache\n\nCortex-Session: sess-cache`);
+    execFileSync('sleep', ['1.1']); // git keeps whole seconds: what follows is after the commit
+    g(dir, 'checkout', '-q', '-b', 'experiment');
+    remember(dir, 'Move the token cache to Redis', '-t', 'decision', ...session);
+    g(dir, 'checkout', '-q', 'main');
+    const blamed = () => cortexJson<Array<{ decisions: Array<{ content: string }> }>>(dir, ['blame-decision', 'cache.ts'])[0]?.decisions.map((d) => d.content);
+    expect(blamed()).toEqual(['Cache tokens in memory for 5 minutes']);
+    remember(dir, 'Log every cache miss', '-t', 'decision', ...session); // on main, after the commit
+    expect(blamed()).toEqual(['Cache tokens in memory for 5 minutes', 'Log every cache miss']);
+  });
+});
+
 describe('branch alignment when event times say nothing (transcripts replayed later, or all stamped alike)', () => {
   /** A Stop hook on a transcript of one assistant line stamped `ts`, as a harness replaying fixtures runs it. */
   const stopWith = (dir: string, session: string, said: string | object[], ts = '2025-01-15T10:00:00.000Z') => {
