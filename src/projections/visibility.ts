@@ -83,6 +83,12 @@ export interface BranchView {
    */
   detachedCarried?: ReadonlyMap<string, ReadonlySet<string>>;
   /**
+   * Commits of HEAD's history a detached HEAD stayed at more than once, left without a commit
+   * before a later stay whose work was kept: what was recorded there before that stay began
+   * (milliseconds since the epoch; the reflog keeps whole seconds) is the abandoned work's.
+   */
+  detachedOffBefore?: ReadonlyMap<string, number>;
+  /**
    * Merges HEAD's history reverts (`git revert -m`), each as two views of HEAD's branch: at the
    * merge, and at the parent the revert kept. What the first sees and the second does not is
    * what the merge brought, and the revert took it back out.
@@ -154,7 +160,11 @@ function isOnLine(event: Place, view: BranchView): boolean {
  * Visible by its place, or brought to this line by a merge without ancestry (`squashedUntil`).
  * The time is parsed only for events of a squashed branch: this runs over the whole journal.
  */
-export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] => events.filter((e) => (atOrigin(e, view) ? !view.origin?.since.has(e.id) : isVisible(e, view)) || squashedIn(e, view));
+export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] =>
+  events.filter((e) => ((atOrigin(e, view) ? !view.origin?.since.has(e.id) : isVisible(e, view)) && !(millisOf(e.ts) < detachedStayBefore(e, view))) || squashedIn(e, view));
+
+/** For memory a detached HEAD recorded: before when (ms) it was an abandoned stay's (`detachedOffBefore`); -Infinity for none. */
+export const detachedStayBefore = (place: Place, view: BranchView): number => (place.branch === null && place.commit !== null ? (view.detachedOffBefore?.get(place.commit) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);
 
 /** Recorded where HEAD's branch was made, on the branch it was made from: in view if recorded before it was made. */
 const atOrigin = (e: Place, view: BranchView): boolean => view.origin !== undefined && e.branch === view.origin.place.branch && e.commit === view.origin.place.commit;

@@ -2,7 +2,7 @@ import { startInBackground } from '../background.js';
 import type { EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
-import { isVisible, squashLimit, type BranchView, type Place } from '../projections/visibility.js';
+import { detachedStayBefore, isVisible, squashLimit, type BranchView, type Place } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
 import { existsSync } from 'node:fs';
 import { readSettings } from '../workspace/settings.js';
@@ -186,6 +186,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const squashLimits = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
   const read = docReader(update.dir, attrs);
   const origin = originIn(view, places, visiblePlace, attrs, read);
+  const stayBefore = places.map((place) => detachedStayBefore(place, view));
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
   const { shown, superseded } = editsInView(meta, visiblePlace.map((v, i) => v || squashLimits[i] !== undefined || i === origin.place));
 
@@ -199,7 +200,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    const inView = place === origin.place ? !origin.since.has(o) : visiblePlace[place];
+    const inView = (place === origin.place ? !origin.since.has(o) : visiblePlace[place]) && !(attrs.millis(o) < (stayBefore[place] as number));
     if (!inView && !(attrs.millis(o) <= (squashLimits[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;

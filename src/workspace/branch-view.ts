@@ -185,7 +185,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   );
   const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch, ancestors, rewrites }));
   if (rebasing && elsewhere.size > 0) for (const c of (await gitOutput(['rev-list', rebasing.orig, '--not', 'HEAD'], { cwd })).split('\n')) elsewhere.delete(c);
-  const view: BranchView & { head: HeadState } = { head, branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}) };
+  const view: BranchView & { head: HeadState } = { head, branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}), ...(detached.offBefore.size > 0 ? { detachedOffBefore: detached.offBefore } : {}) };
   const reverts = reverting ? await reverting : [];
   if (reverts.length > 0) {
     // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
@@ -417,14 +417,24 @@ async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
  * judged and stays in sight. Asked on a branch only: a detached HEAD (a bisect, say) sees what
  * was recorded on its history, as before. No such memory on HEAD's history, nothing read.
  */
-async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headLogs: () => Promise<string[]>): Promise<{ off: Set<string>; carried: Map<string, Set<string>> }> {
+async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headLogs: () => Promise<string[]>): Promise<{ off: Set<string>; carried: Map<string, Set<string>>; offBefore: Map<string, number> }> {
   const off = new Set<string>();
   const carried = new Map<string, Set<string>>();
-  if (commits.length === 0 || head.branch === null) return { off, carried };
+  const offBefore = new Map<string, number>();
+  if (commits.length === 0 || head.branch === null) return { off, carried, offBefore };
   const [branches, logs] = await Promise.all([branchNames(repo.commonDir), headLogs()]);
   const detachedAt = new Set<string>();
   const followed = new Set<string>();
-  const carry = (commit: string, branch: string) => carried.set(commit, (carried.get(commit) ?? new Set()).add(branch));
+  // Each stay of a detached HEAD at a commit (seconds), and whether its work was kept.
+  const visits = new Map<string, Array<{ start: number; kept: boolean }>>();
+  const keep = (commit: string) => {
+    const visit = visits.get(commit)?.at(-1);
+    if (visit) visit.kept = true;
+  };
+  const carry = (commit: string, branch: string) => {
+    carried.set(commit, (carried.get(commit) ?? new Set()).add(branch));
+    keep(commit);
+  };
   for (const log of logs) {
     let detached = false;
     for (const line of log.split('\n')) {
@@ -434,22 +444,33 @@ async function readDetachedWork(repo: Repo, commits: readonly string[], head: He
       const message = line.slice(tab + 1);
       const target = /^checkout: moving from \S+ to (\S+)$/.exec(message)?.[1];
       const step = /^[\w -]*\((start|finish|abort)\)(?:: returning to refs\/heads\/(\S+))?/.exec(message);
+      const wasDetached = detached;
       if (detached) {
         if (target !== undefined && branches.has(target) && to === from) carry(from, target);
         else if (step?.[1] === 'finish' && step[2]) carry(from, step[2]);
-        else if (!step && MAKES_COMMIT.test(message) && ancestors.has(currentCommit(to, rewrites))) followed.add(from);
+        else if (!step && MAKES_COMMIT.test(message) && ancestors.has(currentCommit(to, rewrites))) {
+          followed.add(from);
+          keep(from);
+        }
       }
       if (target !== undefined) detached = !branches.has(target);
       else if (step) detached = step[1] === 'start';
-      if (detached) detachedAt.add(to);
+      if (detached) {
+        detachedAt.add(to);
+        if (!wasDetached || to !== from) visits.set(to, [...(visits.get(to) ?? []), { start: Number(REFLOG_ENTRY.exec(line)?.[3] ?? 0), kept: false }]);
+      }
     }
   }
   for (const c of commits) {
     if (!detachedAt.has(c) || followed.has(c)) carried.delete(c);
     else if (!carried.has(c)) off.add(c);
+    // Kept work from a later stay: what earlier stays there, all left, recorded stays off.
+    const stays = [...(visits.get(c) ?? [])].sort((a, b) => a.start - b.start);
+    const firstKept = stays.findIndex((v) => v.kept);
+    if (!off.has(c) && firstKept > 0) offBefore.set(c, (stays[firstKept] as { start: number }).start * 1000);
   }
   for (const c of carried.keys()) if (!commits.includes(c)) carried.delete(c);
-  return { off, carried };
+  return { off, carried, offBefore };
 }
 
 /** The local branches' names, from the ref files (loose and packed). */

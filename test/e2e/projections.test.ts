@@ -122,6 +122,25 @@ describe('branch alignment', () => {
     expect(decisions(dir, '--all')).toContain('Rewrite the exporter in Rust');
   });
 
+  it('a detached HEAD\'s experiment left without a commit stays off when a later stay at the same commit is committed and carried onto a branch', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    for (const n of [1, 2]) commit(dir, { [`c${n}.ts`]: 'export {}\n' }, `c${n}`);
+    git(dir, 'checkout', '-q', 'main~1');
+    remember(dir, 'Abandoned experiment: run the scripts with bun', '-t', 'decision');
+    git(dir, 'checkout', '-q', 'main');
+    execFileSync('sleep', ['1.1']); // the reflog keeps whole seconds: a stay a second later is one git can tell apart
+    git(dir, 'checkout', '-q', 'main~1');
+    remember(dir, 'Run the scripts with deno', '-t', 'decision');
+    commit(dir, { 'deno.json': '{}\n' }, 'deno');
+    git(dir, 'switch', '-q', '-c', 'deno');
+    expect(decisions(dir)).toEqual(['Run the scripts with deno']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'scripts']).map((h) => h.content)).toEqual(['Run the scripts with deno']);
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge deno', 'deno');
+    expect(decisions(dir)).toEqual(['Run the scripts with deno']);
+  });
+
   it('a decision made on a new branch before its first commit stays off main (also from a linked worktree) until that branch\'s work is merged', () => {
     const dir = tempRepo({ files: { 'README.md': '# app\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
