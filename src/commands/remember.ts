@@ -1,9 +1,11 @@
 import { planSteps } from '../capture/layer1.js';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
-import { append, buildEvents, captureContext, readAll } from '../journal/journal.js';
+import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
 import { resolveEventType, type CortexEvent, type Meta } from '../events/types.js';
+import { foldMemory } from '../projections/fold.js';
 import { eventsInView } from '../workspace/branch-view.js';
+import { readSettings } from '../workspace/settings.js';
 import { resolveEventId } from './resolve-id.js';
 import { openJournalAt, printJson, type CommandIO } from './io.js';
 
@@ -54,6 +56,12 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (content.replace(/\[REDACTED:[\w-]+\]/g, '').replace(/[\s\p{P}\p{S}]/gu, '') === '') throw new CortexError('INVALID_INPUT', 'that memory is only a secret, which Cortex never stores: nothing stored (say what it is for, e.g. "The staging API key is in 1Password")');
 
   const journal = await openJournalAt(io, { forWriting: true });
+  // A step belongs to the plan in view here: once branches merge, "the plan most recently worked
+  // on" may be another branch's, which never had this step.
+  if (type === 'plan_step_completed') {
+    const plan = await planInView(journal);
+    if (plan) meta.plan_id = plan;
+  }
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
   const [event] = buildEvents([{ type, content, meta }], ctx);
   const events = [event!];
@@ -85,3 +93,8 @@ function supersedable(events: readonly CortexEvent[], inView: readonly CortexEve
   return old;
 }
 
+/** The id of the plan in progress on HEAD, if there is one. */
+async function planInView(journal: Journal): Promise<string | undefined> {
+  const [{ events }, { settings }] = await Promise.all([readAll(journal), readSettings(journal)]);
+  return foldMemory(await eventsInView(journal.repo, events), settings, new Date()).activePlan?.id;
+}

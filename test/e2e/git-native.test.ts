@@ -86,6 +86,27 @@ describe('the merge driver', () => {
     expect(merged).toContain('Where the work stands: step 3 of 3, 2 done.');
   });
 
+  it('a step remembered on main belongs to main\'s plan: merging a feature with a newer plan of its own does not move it there', () => {
+    const { g, dir } = initializedRepo();
+    remember(dir, 'Old plan', '-t', 'plan', '--step', 'o1', '--step', 'o2');
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    remember(dir, 'New plan on feat', '-t', 'plan', '--step', 'n1', '--step', 'n2');
+    writeFileSync(join(dir, 'f.txt'), 'f');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'f1');
+    g(dir, 'checkout', '-q', 'main');
+    const step = remember(dir, 'o1', '-t', 'step');
+    writeFileSync(join(dir, 'm.txt'), 'm');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'm1');
+    g(dir, 'merge', '-q', '--no-edit', 'feat');
+    const log = cortexJson<Array<{ type: string; id: string; content: string; meta: { plan_id?: string } }>>(dir, ['log']);
+    expect(log.find((e) => e.id === step.id)?.meta.plan_id).toBe(log.find((e) => e.type === 'plan_created' && e.content === 'Old plan')?.id);
+    const plan = cortexJson<{ title: string; steps: Array<{ text: string; done: boolean }> }>(dir, ['plan']);
+    expect(plan.title).toBe('Old plan');
+    expect(plan.steps).toEqual([{ text: 'o1', done: true }, { text: 'o2', done: false }].map((s) => expect.objectContaining(s)));
+  });
+
   it('where cortex is not on git\'s PATH, the merge still keeps both sides\' entries, without conflict markers', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['init', '--no-claude']);
