@@ -74,7 +74,7 @@ export function listRefs(commonDir: string, prefixes: readonly string[] = ['refs
  * moves: what a cache of something branch alignment decided is keyed by, since alignment asks
  * where other branches stand (main committing moves what a feature sees).
  */
-export const readBranchTips = (commonDir: string): string => listRefs(commonDir).map(([name, oid]) => `${oid} ${name}`).join('\n');
+export const readBranchTips = (commonDir: string, prefixes?: readonly string[]): string => listRefs(commonDir, prefixes).map(([name, oid]) => `${oid} ${name}`).join('\n');
 
 /** A lock older than this was left by a killed process: a ref update holds it for microseconds. */
 const STALE_LOCK_MS = 10_000;

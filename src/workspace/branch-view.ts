@@ -66,7 +66,7 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
-  const rewrites = await withResetSquashes(repo, places, ancestors, recordedRewrites);
+  const rewrites = await withFilteredHistories(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites));
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
@@ -328,6 +328,41 @@ async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors
     if (!trees[2 * i] || trees[2 * i] !== trees[2 * i + 1]) continue;
     const left = (await runGit(['rev-list', from, '--not', to], { cwd })).stdout.split('\n').filter(Boolean);
     for (const commit of left) if (!extended.has(commit)) extended.set(commit, to);
+  }
+  return extended;
+}
+
+/**
+ * The rewrites that run no hook and replace a history wholesale: `git filter-branch` (the
+ * branch's reflog has "filter-branch: rewrite" from the old tip to the new) and `git filter-repo`
+ * (which leaves `.git/filter-repo/commit-map`). filter-branch keeps each commit's author,
+ * committer and their times, so old and new commits pair by those, in order where several share
+ * them. Asked only where memory sits at commits HEAD's history lacks.
+ */
+async function withFilteredHistories(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+  const off = places.filter((p) => p.commit !== null && !ancestors.has(p.commit) && !ancestors.has(currentCommit(p.commit, rewrites)));
+  if (off.length === 0) return rewrites;
+  const extended = new Map(rewrites);
+  const map = await readFile(join(repo.commonDir, 'filter-repo', 'commit-map'), 'utf8').catch(() => '');
+  for (const line of map.split('\n')) {
+    const [from = '', to = ''] = line.trim().split(/\s+/);
+    if (/^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to) && !/^0+$/.test(to) && !extended.has(from)) extended.set(from, to);
+  }
+  const cwd = repo.workTree ?? repo.gitDir;
+  const identities = async (tip: string) => (await runGit(['log', '--format=%H %an <%ae> %at %cn <%ce> %ct', tip], { cwd })).stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const);
+  for (const branch of new Set(off.map((p) => p.branch).filter((b): b is string => b !== null))) {
+    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    if (!log.includes('\tfilter-branch: rewrite')) continue;
+    for (const line of log.split('\n')) {
+      if (!line.includes('\tfilter-branch: rewrite')) continue;
+      const [from = '', to = ''] = line.split(' ', 2);
+      const fresh = new Map<string, string[]>();
+      for (const [commit, who] of (await identities(to)).reverse()) fresh.set(who, [...(fresh.get(who) ?? []), commit]);
+      for (const [commit, who] of (await identities(from)).reverse()) {
+        const next = fresh.get(who)?.shift();
+        if (next && next !== commit && !extended.has(commit)) extended.set(commit, next);
+      }
+    }
   }
   return extended;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWriteRefused } from '../errors.js';
@@ -34,8 +35,9 @@ async function cacheKey(journal: Journal, settings: ProjectionSettings, request:
     readHead(journal.repo),
     root ? Promise.all(MANIFEST_FILES.map((m) => stat(join(root, m)).then((s) => s.mtimeMs, () => 0))) : Promise.resolve([]),
   ]);
-  // What is in view on HEAD also depends on where the other branches stand (branch alignment).
-  const branches = createHash('sha1').update(readBranchTips(journal.repo.commonDir)).digest('hex');
+  // What is in view on HEAD also depends on where the other branches stand and on what the
+  // reflogs say of them (branch alignment): expired, or rewritten by filter-branch, they say otherwise.
+  const branches = createHash('sha1').update(readBranchTips(journal.repo.commonDir, ['refs/heads/', 'refs/remotes/', 'refs/original/'])).update(reflogStamp(journal.repo)).digest('hex');
   const parts = [VERSION, tip, head.branch, head.commit, branches, request.budgetTokens ?? settings.budgetTokens, request.maxChars ?? '', JSON.stringify(settings), manifestStamps.join(',')];
   return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
 }
@@ -71,4 +73,22 @@ export async function readBriefing(journal: Journal, settings: ProjectionSetting
     if (!isWriteRefused(err)) throw err;
   }
   return { briefing, cached: false };
+}
+
+/** Each reflog alignment reads (HEAD's, every branch's), by size and time of change. */
+function reflogStamp(repo: Journal['repo']): string {
+  const stamps: string[] = [];
+  const add = (path: string) => {
+    try {
+      const info = statSync(path);
+      if (info.isDirectory()) for (const name of readdirSync(path)) add(join(path, name));
+      else stamps.push(`${path} ${info.size} ${info.mtimeMs}`);
+    } catch {
+      // none: nothing to stamp
+    }
+  };
+  add(join(repo.gitDir, 'logs', 'HEAD'));
+  if (repo.commonDir !== repo.gitDir) add(join(repo.commonDir, 'logs', 'HEAD'));
+  add(join(repo.commonDir, 'logs', 'refs', 'heads'));
+  return stamps.join('\n');
 }

@@ -387,6 +387,32 @@ describe('git hooks next to the user\'s own', () => {
     expect(briefing()).not.toContain('Use spaces');
   });
 
+  it('git filter-branch, which runs no hook, keeps the memory recorded at the commits it rewrote, on main and on a feature it rewrote too', () => {
+    const { g, dir } = initializedRepo();
+    const work = (file: string, message: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', message);
+    };
+    work('a.js', 'c1');
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    work('secrets.txt', 'c2');
+    remember(dir, 'Use Helm for deploys', '-t', 'decision');
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    work('f.js', 'f1');
+    remember(dir, 'Queue jobs in Kafka', '-t', 'decision');
+    g(dir, 'checkout', '-q', 'main');
+    const filter = (...args: string[]) => execFileSync('git', ['filter-branch', '-f', ...args], { cwd: dir, env: { ...cortexOnPath(tempDir()), FILTER_BRANCH_SQUELCH_WARNING: '1' }, stdio: 'pipe' });
+    filter('--msg-filter', 'sed s/c/C/', '--', '--all');
+    expect(decisionTexts(dir)).toEqual(['Use Helm for deploys', 'Use Postgres for storage']);
+    g(dir, 'checkout', '-q', 'feat');
+    expect(decisionTexts(dir)).toEqual(['Queue jobs in Kafka', 'Use Helm for deploys', 'Use Postgres for storage']);
+    g(dir, 'checkout', '-q', 'main');
+    filter('--index-filter', 'git rm -q --cached --ignore-unmatch secrets.txt', '--', 'main');
+    expect(decisionTexts(dir)).toEqual(['Use Helm for deploys', 'Use Postgres for storage']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Helm']).map((h) => h.content)).toContain('Use Helm for deploys');
+  });
+
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');

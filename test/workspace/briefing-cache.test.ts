@@ -8,7 +8,7 @@ import { journalAt } from '../helpers/journal.js';
 import { git, tempRepo } from '../helpers/repo.js';
 
 describe('the cached briefing', () => {
-  it('is computed again when another branch moves, since what HEAD sees depends on where other branches stand', async () => {
+  it('is computed again when another branch moves or the reflogs change, since what HEAD sees depends on where other branches stand and what the reflogs say', async () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
     expect(cortex(dir, ['remember', 'Use Postgres for storage', '-t', 'decision']).code).toBe(0);
@@ -19,6 +19,9 @@ describe('the cached briefing', () => {
     expect((await readBriefing(journal, DEFAULT_SETTINGS)).cached).toBe(false);
     git(dir, 'pack-refs', '--all');
     git(dir, 'update-ref', 'refs/heads/feature', git(dir, 'commit-tree', '-m', 'elsewhere', 'HEAD^{tree}').trim());
+    expect((await readBriefing(journal, DEFAULT_SETTINGS)).cached).toBe(false);
+    expect((await readBriefing(journal, DEFAULT_SETTINGS)).cached).toBe(true);
+    git(dir, 'reflog', 'expire', '--expire=now', '--all'); // what the reflogs said of the branches is gone
     expect((await readBriefing(journal, DEFAULT_SETTINGS)).cached).toBe(false);
   });
 });
