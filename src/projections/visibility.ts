@@ -89,6 +89,11 @@ export interface BranchView {
    */
   detachedOffBefore?: ReadonlyMap<string, number>;
   /**
+   * Per branch name, the events an earlier branch of that name recorded (deleted or renamed since
+   * this one was made): judged as the branch `<name>@{previous}` (`judgedPlace`).
+   */
+  previous?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
    * Merges HEAD's history reverts (`git revert -m`), each as two views of HEAD's branch: at the
    * merge, and at the parent the revert kept. What the first sees and the second does not is
    * what the merge brought, and the revert took it back out.
@@ -161,7 +166,14 @@ function isOnLine(event: Place, view: BranchView): boolean {
  * The time is parsed only for events of a squashed branch: this runs over the whole journal.
  */
 export const visibleEvents = (events: readonly CortexEvent[], view: BranchView): CortexEvent[] =>
-  events.filter((e) => ((atOrigin(e, view) ? !view.origin?.since.has(e.id) : isVisible(e, view)) && !(millisOf(e.ts) < detachedStayBefore(e, view))) || squashedIn(e, view));
+  events.filter((e) => ((atOrigin(e, view) ? !view.origin?.since.has(e.id) : isVisible(judgedPlace(e, view), view)) && !(millisOf(e.ts) < detachedStayBefore(e, view))) || squashedIn(e, view));
+
+/** Where an event is judged: where it was recorded, under the name of the branch that recorded it (`previous`). */
+export const judgedPlace = (e: Place & { id: string }, view: BranchView): Place => (e.branch !== null && view.previous?.get(e.branch)?.has(e.id) ? { branch: previousName(e.branch), commit: e.commit } : e);
+
+/** The name an earlier branch of a name is judged by: one no branch can have (`@{` is not allowed in ref names). */
+export const previousName = (branch: string): string => `${branch}@{previous}`;
+export const baseName = (branch: string): string => branch.replace(/@\{previous\}$/, '');
 
 /** For memory a detached HEAD recorded: before when (ms) it was an abandoned stay's (`detachedOffBefore`); -Infinity for none. */
 export const detachedStayBefore = (place: Place, view: BranchView): number => (place.branch === null && place.commit !== null ? (view.detachedOffBefore?.get(place.commit) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);

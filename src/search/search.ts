@@ -2,8 +2,9 @@ import { startInBackground } from '../background.js';
 import type { EventType } from '../events/types.js';
 import { cortexDir } from '../git/repo.js';
 import type { Journal } from '../journal/journal.js';
-import { detachedStayBefore, isVisible, squashLimit, type BranchView, type Place } from '../projections/visibility.js';
+import { detachedStayBefore, isVisible, previousName, squashLimit, type BranchView, type Place } from '../projections/visibility.js';
 import { readBranchViewOf } from '../workspace/branch-view.js';
+import { previousIncarnations } from '../workspace/fork-records.js';
 import { existsSync } from 'node:fs';
 import { readSettings } from '../workspace/settings.js';
 import { EMBEDDED_TYPE_CODES, INDEXED_TYPES, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
@@ -180,11 +181,14 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
 
   const places = meta.places.map(([branch, commit]) => ({ branch, commit }));
   const listed = async (ids: ReadonlySet<string>) => (await readListed(update.dir, ids)).map((row) => ({ ...(places[row.place] as Place), id: row.id, millis: row.millis }));
-  const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed, rewrittenParents: new Map(meta.rewriteParents) }));
+  const read = docReader(update.dir, attrs);
+  const earlier = options.view ? { previous: new Map(), places: [], docs: new Set<number>() } : await earlierBranchesOfTheName(journal, places, attrs, read);
+  const view = options.view ?? (await readBranchViewOf(journal.repo, places, new Map(meta.rewrites), { all: request.all, listed, rewrittenParents: new Map(meta.rewriteParents), previous: earlier.previous, previousPlaces: earlier.places }));
   const visiblePlace = places.map((place) => isVisible(place, view));
+  // Memory an earlier branch of a name recorded, judged as that branch.
+  const visibleAsPrevious = places.map((place) => place.branch !== null && earlier.previous.has(place.branch) && isVisible({ branch: previousName(place.branch), commit: place.commit }, view));
   // A branch merged without ancestry (squashed) is visible up to a time, not by place.
   const squashLimits = places.map((place, i) => (visiblePlace[i] ? undefined : squashLimit(place, view)));
-  const read = docReader(update.dir, attrs);
   const origin = originIn(view, places, visiblePlace, attrs, read);
   const stayBefore = places.map((place) => detachedStayBefore(place, view));
   // Edits keep no time: one made on a squashed branch counts (a retraction errs on the side of forgetting).
@@ -200,7 +204,7 @@ async function searchIndex(journal: Journal, request: SearchRequest, options: Se
   const weigh = (o: number): number => {
     if (o >= meta.count) return 0;
     const place = attrs.place(o);
-    const inView = (place === origin.place ? !origin.since.has(o) : visiblePlace[place]) && !(attrs.millis(o) < (stayBefore[place] as number));
+    const inView = (earlier.docs.has(o) ? visibleAsPrevious[place] : place === origin.place ? !origin.since.has(o) : visiblePlace[place]) && !(attrs.millis(o) < (stayBefore[place] as number));
     if (!inView && !(attrs.millis(o) <= (squashLimits[place] ?? Number.NEGATIVE_INFINITY))) return 0;
     const type = attrs.type(o);
     if (within && !within.has(type)) return 0;
@@ -301,6 +305,31 @@ function impliedAmong(read: DocReader, attrs: AttrTable, ranked: readonly Candid
 type DocReader = (ordinals: readonly number[]) => Map<number, StoredDoc>;
 
 /** Stored records by ordinal, each read from disk once however often it is asked for. */
+/**
+ * The documents an earlier branch of a name recorded (deleted or renamed since this clone made a
+ * branch of that name; fork-records.ts), by ordinal, and the places they were recorded at under
+ * that branch's own name: read from the documents of those names' places only.
+ */
+async function earlierBranchesOfTheName(journal: Journal, places: readonly Place[], attrs: AttrTable, read: DocReader): Promise<{ previous: Map<string, Set<string>>; places: Place[]; docs: Set<number> }> {
+  const previous = await previousIncarnations(journal.repo, new Set(places.map((p) => p.branch).filter((b): b is string => b !== null)));
+  const docs = new Set<number>();
+  const at = new Map<string, Place>();
+  if (previous.size === 0) return { previous, places: [], docs };
+  const here: number[] = [];
+  for (let o = 0; o < attrs.count; o++) {
+    const branch = places[attrs.place(o)]?.branch;
+    if (branch && previous.has(branch)) here.push(o);
+  }
+  for (const [o, doc] of read(here)) {
+    const place = places[attrs.place(o)] as Place;
+    if (!previous.get(place.branch as string)?.has(doc.id)) continue;
+    docs.add(o);
+    const earlierPlace = { branch: previousName(place.branch as string), commit: place.commit };
+    at.set(`${earlierPlace.branch} ${earlierPlace.commit}`, earlierPlace);
+  }
+  return { previous, places: [...at.values()], docs };
+}
+
 /**
  * The place HEAD's branch was made at, on the branch it was made from (`view.origin`), with the
  * ordinals of what was recorded there since the branch was made (out of view, whether or not

@@ -4,9 +4,9 @@ import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
-import { creationLine, journalAtFork, recordedAfter } from './fork-records.js';
+import { creationLine, journalAtFork, previousIncarnations, recordedAfter } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
-import { branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, rewritesFrom, rewrittenParentsFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
+import { baseName, branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, previousName, rewritesFrom, rewrittenParentsFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
 
 /**
  * The ancestry answers branch alignment needs, asked of git once per view: every commit
@@ -45,11 +45,19 @@ export interface ViewOptions {
   tip?: boolean;
   /** The parents rewritten commits had (`commit_linked` events), old → parents: where a rebased branch once branched. */
   rewrittenParents?: ReadonlyMap<string, readonly string[]>;
+  /** Read already (fork-records.ts `previousIncarnations`), and where those events were recorded, under their own names (`previousName`). */
+  previous?: ReadonlyMap<string, ReadonlySet<string>>;
+  previousPlaces?: readonly Place[];
 }
 
 /** The same from just the places events were captured at (the search index keeps only those). */
-export async function readBranchViewOf(repo: Repo, places: readonly Place[], recordedRewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
+export async function readBranchViewOf(repo: Repo, placesRecorded: readonly Place[], recordedRewrites: ReadonlyMap<string, string>, options: ViewOptions = {}): Promise<BranchView & { head: HeadState }> {
   const head = options.at ?? (await readHead(repo));
+  // Events another branch of a name recorded before this one was made (deleted, or renamed
+  // since) are judged under a name of their own: where they were recorded, as that branch.
+  const previous = options.previous ?? (await previousIncarnations(repo, new Set(placesRecorded.map((p) => p.branch).filter((b): b is string => b !== null))));
+  const previousPlaces = options.previousPlaces ?? placesRecorded.filter((p) => p.branch !== null && 'id' in p && previous.get(p.branch)?.has(p.id as string)).map((p) => ({ branch: previousName(p.branch as string), commit: p.commit }));
+  const places = previousPlaces.length === 0 ? placesRecorded : [...placesRecorded, ...previousPlaces];
   // A rebase stopped on a conflict leaves HEAD detached: the view is the branch being rebased,
   // whose memory the assistant resolving the conflict needs, its commits not yet replayed included.
   const rebasing = !options.at && head.branch === null ? await rebaseInProgress(repo) : null;
@@ -131,11 +139,12 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
     branchesToCheck(judged, { branch, ancestors, rewrites }).map(async (recordedAs) => {
       // A branch renamed since (`git branch -m`) is judged by the name it has now.
       let name = recordedAs;
-      let tip = await tipOf(name);
+      // An earlier branch of the name is gone, renamed since, or a teammate's that origin has.
+      let tip = name === baseName(name) ? await tipOf(name) : await readRef(repo.commonDir, `refs/remotes/origin/${baseName(name)}`);
       if (!tip) {
         // The first name along its renames that is a branch now (renamed away and back: a cycle).
         const all = await (renames ??= readRenames(repo));
-        for (let i = 0, next = all.get(name); next !== undefined && !tip && i < 20; i++, next = all.get(next)) {
+        for (let i = 0, next = all.get(baseName(name)); next !== undefined && !tip && i < 20; i++, next = all.get(next)) {
           tip = await tipOf(next);
           if (tip) name = next;
         }
@@ -185,11 +194,11 @@ export async function readBranchViewOf(repo: Repo, places: readonly Place[], rec
   );
   const elsewhere = await existingCommits(repo, sameNameCommitsToCheck(places, { branch, ancestors, rewrites }));
   if (rebasing && elsewhere.size > 0) for (const c of (await gitOutput(['rev-list', rebasing.orig, '--not', 'HEAD'], { cwd })).split('\n')) elsewhere.delete(c);
-  const view: BranchView & { head: HeadState } = { head, branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}), ...(detached.offBefore.size > 0 ? { detachedOffBefore: detached.offBefore } : {}) };
+  const view: BranchView & { head: HeadState } = { head, branch, ancestors, unmerged, roots, rewrites, aliases: await trunkAliases(repo, branch), ...(elsewhere.size > 0 ? { elsewhere } : {}), ...(detached.off.size > 0 ? { detachedOff: detached.off } : {}), ...(detached.carried.size > 0 ? { detachedCarried: detached.carried } : {}), ...(detached.offBefore.size > 0 ? { detachedOffBefore: detached.offBefore } : {}), ...(previous.size > 0 ? { previous } : {}) };
   const reverts = reverting ? await reverting : [];
   if (reverts.length > 0) {
     // Seen from HEAD's branch at the merge and at the parent the revert kept, as the merge found them.
-    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch, commit }, withinRevert: true, rewrittenParents: options.rewrittenParents });
+    const at = (commit: string) => readBranchViewOf(repo, places, rewrites, { at: { branch, commit }, withinRevert: true, rewrittenParents: options.rewrittenParents, previous, previousPlaces });
     const judged = await Promise.all(reverts.map(({ merge, kept }) => Promise.all([at(merge), at(kept)]).then(([m, k]) => ({ merge: m, kept: k }), () => null)));
     const reverted = judged.filter((r) => r !== null);
     if (reverted.length > 0) view.reverted = reverted;

@@ -27,6 +27,11 @@ interface ForkRecord {
    * worktree add -b` writes it) and one other branch sat at its first commit then.
    */
   from?: string;
+  /**
+   * The events the journal already held under this branch's name when it was made: another
+   * branch's of that name (one deleted or renamed since), judged apart from this one's.
+   */
+  previous?: string[];
 }
 
 const forksFile = (repo: Repo): string => join(cortexDir(repo), 'forks.json');
@@ -56,7 +61,45 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const start = log.split(' ', 2)[1];
   const others = listRefs(repo.commonDir, ['refs/heads/']).filter(([name, oid]) => oid === start && name !== `refs/heads/${branch}` && name !== ref);
   if (others.length === 1) forks[branch].from = (others[0] as [string, string])[0].slice('refs/heads/'.length);
+  // Made from the remote's branch of the same name (`git switch feature` tracking origin/feature):
+  // what that name recorded before is this branch's own history.
+  const fromSameName = new RegExp(`\\tbranch: Created from (?:refs/remotes/)?[^/\\s]+/${branch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).test(log);
+  const previous = forks[branch].journal && !fromSameName ? await idsNamedAt(repo, forks[branch].journal as string, branch) : [];
+  if (previous.length > 0) forks[branch].previous = previous;
   return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
+}
+
+/** The ids of the events recorded on `branch` that the journal held at `journal` (git grep over its shards). */
+async function idsNamedAt(repo: Repo, journal: string, branch: string): Promise<string[]> {
+  const result = await runGit(['grep', '-h', '-F', `"branch":${JSON.stringify(branch)},"commit":`, journal, '--', 'events/'], { cwd: repo.workTree ?? repo.gitDir });
+  const ids: string[] = [];
+  for (const line of result.stdout.split('\n')) {
+    const json = line.slice(line.indexOf('{'));
+    try {
+      const event = JSON.parse(json) as { id?: unknown; branch?: unknown };
+      if (typeof event.id === 'string' && event.branch === branch) ids.push(event.id);
+    } catch {
+      // not an event line
+    }
+  }
+  return ids;
+}
+
+/**
+ * Per branch of `branches` this clone saw made while the journal already held events under its
+ * name: those events' ids. They are another branch's of that name, judged as the branch
+ * `previousName(branch)` (visibility.ts). Only while the branch is the one recorded, or gone.
+ */
+export async function previousIncarnations(repo: Repo, branches: Iterable<string>): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const forks = await readForks(repo);
+  for (const branch of branches) {
+    const record = forks[branch];
+    if (!record?.previous?.length) continue;
+    const created = await creationLine(repo, branch);
+    if (created === '' || created === record.created) out.set(branch, new Set(record.previous));
+  }
+  return out;
 }
 
 /** The journal commit when `branch` was made, and the branch it was made from where known, if this clone saw it made (`created`: its reflog's first line). */

@@ -413,6 +413,55 @@ describe('git hooks next to the user\'s own', () => {
     expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'Helm']).map((h) => h.content)).toContain('Use Helm for deploys');
   });
 
+  it('a branch deleted unmerged and made again under its name does not inherit what the old one decided where it branched, nor bring it to main', () => {
+    const { g, dir } = initializedRepo();
+    const work = (file: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', file);
+    };
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Use MongoDB for the event store', '-t', 'decision'); // at the branch point
+    work('f1');
+    g(dir, 'checkout', '-q', 'main');
+    work('m1');
+    g(dir, 'branch', '-q', '-D', 'feature');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    expect(decisionTexts(dir)).toEqual([]);
+    remember(dir, 'Use Postgres for the event store', '-t', 'decision');
+    work('n1');
+    expect(decisionTexts(dir)).toEqual(['Use Postgres for the event store']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'event store']).map((h) => h.content)).toEqual(['Use Postgres for the event store']);
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(decisionTexts(dir)).toEqual(['Use Postgres for the event store']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'event store']).map((h) => h.content)).toEqual(['Use Postgres for the event store']);
+  });
+
+  it('a branch renamed to keep an old attempt keeps what it decided where it branched when a new branch takes its old name', () => {
+    const { g, dir } = initializedRepo();
+    const work = (file: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', '-A');
+      g(dir, 'commit', '-qm', file);
+    };
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    remember(dir, 'Render the charts with D3', '-t', 'decision'); // at the branch point
+    work('v1.js');
+    g(dir, 'branch', '-m', 'feature', 'feature-v1');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'checkout', '-q', '-b', 'feature');
+    expect(decisionTexts(dir)).toEqual([]);
+    g(dir, 'checkout', '-q', 'feature-v1');
+    expect(decisionTexts(dir)).toEqual(['Render the charts with D3']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'charts']).map((h) => h.content)).toEqual(['Render the charts with D3']);
+    g(dir, 'checkout', '-q', 'feature');
+    work('v2.js');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
+    expect(decisionTexts(dir)).toEqual([]);
+  });
+
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
     const { g, dir } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
