@@ -78,8 +78,9 @@ export interface BranchView {
    */
   detachedOff?: ReadonlySet<string>;
   /**
-   * Commits of HEAD's history where a detached HEAD's work was carried onto a branch (`git switch
-   * -c` there, a rebase finished there): memory recorded there is judged as that branch's.
+   * Commits where a detached HEAD's work was carried onto a branch (`git switch -c` there, a
+   * rebase finished there, or given up there with `--abort`): memory recorded there is judged as
+   * that branch's.
    */
   detachedCarried?: ReadonlyMap<string, ReadonlySet<string>>;
   /**
@@ -151,13 +152,12 @@ function isOnLine(event: Place, view: BranchView): boolean {
     const roots = view.roots?.get(event.branch as string);
     return roots === undefined || [...roots].some((root) => view.ancestors.has(root));
   }
+  // Detached work carried onto a branch is that branch's, wherever its commit is now.
+  const carried = event.branch === null ? view.detachedCarried?.get(event.commit) : undefined;
+  if (carried) return [...carried].some((branch) => isOnLine({ branch, commit: event.commit as string }, view));
   const commit = view.ancestors.has(event.commit) ? event.commit : currentCommit(event.commit, view.rewrites);
   if (!view.ancestors.has(commit)) return false;
-  if (event.branch === null) {
-    const carried = view.detachedCarried?.get(event.commit);
-    if (carried) return [...carried].some((branch) => isOnLine({ branch, commit: event.commit }, view));
-    return !view.detachedOff?.has(event.commit);
-  }
+  if (event.branch === null) return !view.detachedOff?.has(event.commit);
   return !view.unmerged.get(event.branch)?.has(commit);
 }
 
@@ -260,7 +260,9 @@ export function sameNameCommitsToCheck(events: readonly Place[], view: Pick<Bran
 /** Commits a detached HEAD recorded events at that sit on HEAD's history: the shell asks the reflogs whether that work came here. */
 export function detachedCommitsToCheck(events: readonly Place[], view: Pick<BranchView, 'ancestors' | 'rewrites'>): string[] {
   const commits = new Set<string>();
-  for (const e of events) if (e.branch === null && e.commit !== null && view.ancestors.has(currentCommit(e.commit, view.rewrites))) commits.add(e.commit);
+  // Off HEAD's history too: a rebase given up (`--abort`) leaves what was recorded at its stop
+  // on commits no branch has, and that memory goes back to the branch being rebased.
+  for (const e of events) if (e.branch === null && e.commit !== null) commits.add(e.commit);
   return [...commits].sort();
 }
 

@@ -491,7 +491,8 @@ async function readDetachedWork(repo: Repo, commits: readonly string[], head: He
       const wasDetached = detached;
       if (detached) {
         if (target !== undefined && branches.has(target) && to === from) carry(from, target);
-        else if (step?.[1] === 'finish' && step[2]) carry(from, step[2]);
+        // A rebase finished, or given up: what was recorded at its stop is the branch's.
+        else if ((step?.[1] === 'finish' || step?.[1] === 'abort') && step[2]) carry(from, step[2]);
         else if (!step && MAKES_COMMIT.test(message) && ancestors.has(currentCommit(to, rewrites))) {
           followed.add(from);
           keep(from);

@@ -141,6 +141,23 @@ describe('branch alignment', () => {
     expect(decisions(dir)).toEqual(['Run the scripts with deno']);
   });
 
+  it('what was decided at a rebase\'s stop stays with the branch when the rebase is given up (--abort), and off main', () => {
+    const dir = tempRepo({ files: { 'README.md': '# app\n' } });
+    cortex(dir, ['init', '--no-claude', '--no-git']);
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    for (const n of [1, 2]) commit(dir, { [`f${n}.ts`]: 'export {}\n' }, `f${n}`);
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, { 'm.ts': 'export {}\n' }, 'main moves');
+    git(dir, 'checkout', '-q', 'feature');
+    execFileSync('git', ['rebase', '-q', '-i', 'main'], { cwd: dir, env: { ...process.env, GIT_SEQUENCE_EDITOR: "sed -i '1s/^pick/edit/'" }, stdio: 'pipe' });
+    remember(dir, 'Keep the retry loop in the client', '-t', 'decision'); // HEAD detached at the stop
+    git(dir, 'rebase', '--abort');
+    expect(decisions(dir)).toEqual(['Keep the retry loop in the client']);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['search', 'retry loop']).map((h) => h.content)).toEqual(['Keep the retry loop in the client']);
+    git(dir, 'checkout', '-q', 'main');
+    expect(decisions(dir)).toEqual([]);
+  });
+
   it('a decision made on a new branch before its first commit stays off main (also from a linked worktree) until that branch\'s work is merged', () => {
     const dir = tempRepo({ files: { 'README.md': '# app\n' } });
     cortex(dir, ['init', '--no-claude', '--no-git']);
