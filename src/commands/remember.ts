@@ -3,7 +3,7 @@ import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
 import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
 import { resolveEventType, type CortexEvent, type Meta } from '../events/types.js';
-import { foldMemory } from '../projections/fold.js';
+import { foldMemory, normalizeText } from '../projections/fold.js';
 import { eventsInView } from '../workspace/branch-view.js';
 import { readSettings } from '../workspace/settings.js';
 import { resolveEventId } from './resolve-id.js';
@@ -59,7 +59,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   // A step belongs to the plan in view here: once branches merge, "the plan most recently worked
   // on" may be another branch's, which never had this step.
   if (type === 'plan_step_completed') {
-    const plan = await planInView(journal);
+    const plan = await planInView(journal, content);
     if (plan) meta.plan_id = plan;
   }
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
@@ -93,8 +93,13 @@ function supersedable(events: readonly CortexEvent[], inView: readonly CortexEve
   return old;
 }
 
-/** The id of the plan in progress on HEAD, if there is one. */
-async function planInView(journal: Journal): Promise<string | undefined> {
+/**
+ * The plan a step ticks on HEAD: the open plan that has a step of that text (the newest, when
+ * several do), else the plan in progress. Two plans are open at once after a merge.
+ */
+async function planInView(journal: Journal, step: string): Promise<string | undefined> {
   const [{ events }, { settings }] = await Promise.all([readAll(journal), readSettings(journal)]);
-  return foldMemory(await eventsInView(journal.repo, events), settings, new Date()).activePlan?.id;
+  const state = foldMemory(await eventsInView(journal.repo, events), settings, new Date());
+  const named = state.plans.filter((p) => !p.complete && p.steps.some((s) => normalizeText(s.text) === normalizeText(step)));
+  return (named.sort((a, b) => (a.updated < b.updated ? 1 : -1))[0] ?? state.activePlan)?.id;
 }

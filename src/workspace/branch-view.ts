@@ -4,7 +4,7 @@ import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
-import { creationLine, journalAtFork, previousIncarnations, recordedAfter } from './fork-records.js';
+import { creationOrRecorded, journalAtFork, previousIncarnations, recordedAfter } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
 import { baseName, branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, previousName, rewritesFrom, rewrittenParentsFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
 
@@ -74,7 +74,7 @@ export async function readBranchViewOf(repo: Repo, placesRecorded: readonly Plac
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
-  const rewrites = await withFilteredHistories(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites));
+  const rewrites = await withFilteredHistories(repo, places, ancestors, await withSkippingRebases(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites)));
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
@@ -278,7 +278,7 @@ async function squashedBranches(repo: Repo, at: ReadonlyMap<string, ReadonlyMap<
  * as before it.
  */
 async function branchOrigin(repo: Repo, branch: string, headLogs: () => Promise<string[]>): Promise<{ from: string; start: string; millis: number; created: string } | null> {
-  const created = await creationLine(repo, branch);
+  const created = await creationOrRecorded(repo, branch);
   const first = REFLOG_ENTRY.exec(created);
   if (!first) return null;
   const [, , start, seconds, message] = first as unknown as [string, string, string, string, string];
@@ -346,7 +346,8 @@ async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors
  * branch's reflog has "filter-branch: rewrite" from the old tip to the new) and `git filter-repo`
  * (which leaves `.git/filter-repo/commit-map`). filter-branch keeps each commit's author,
  * committer and their times, so old and new commits pair by those, in order where several share
- * them. Asked only where memory sits at commits HEAD's history lacks.
+ * them; by position where it rewrote those too and kept every commit. Asked only where memory
+ * sits at commits HEAD's history lacks.
  */
 async function withFilteredHistories(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
   const off = places.filter((p) => p.commit !== null && !ancestors.has(p.commit) && !ancestors.has(currentCommit(p.commit, rewrites)));
@@ -358,22 +359,61 @@ async function withFilteredHistories(repo: Repo, places: readonly Place[], ances
     if (/^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to) && !/^0+$/.test(to) && !extended.has(from)) extended.set(from, to);
   }
   const cwd = repo.workTree ?? repo.gitDir;
-  const identities = async (tip: string) => (await runGit(['log', '--format=%H %an <%ae> %at %cn <%ce> %ct', tip], { cwd })).stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const);
+  const identities = async (tip: string) => (await runGit(['log', '--topo-order', '--format=%H %an <%ae> %at %cn <%ce> %ct', tip], { cwd })).stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const);
   for (const branch of new Set(off.map((p) => p.branch).filter((b): b is string => b !== null))) {
     const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
     if (!log.includes('\tfilter-branch: rewrite')) continue;
     for (const line of log.split('\n')) {
       if (!line.includes('\tfilter-branch: rewrite')) continue;
       const [from = '', to = ''] = line.split(' ', 2);
+      const [before, after] = [(await identities(from)).reverse(), (await identities(to)).reverse()];
+      // An --env-filter that rewrites who made them leaves nothing to pair by: as many commits as
+      // before, oldest first, pair by position.
+      const byPosition = before.length === after.length && before.some(([, who], i) => who !== after[i]?.[1]);
       const fresh = new Map<string, string[]>();
-      for (const [commit, who] of (await identities(to)).reverse()) fresh.set(who, [...(fresh.get(who) ?? []), commit]);
-      for (const [commit, who] of (await identities(from)).reverse()) {
-        const next = fresh.get(who)?.shift();
+      for (const [commit, who] of after) fresh.set(who, [...(fresh.get(who) ?? []), commit]);
+      for (const [i, [commit, who]] of before.entries()) {
+        const next = byPosition ? after[i]?.[0] : fresh.get(who)?.shift();
         if (next && next !== commit && !extended.has(commit)) extended.set(commit, next);
       }
     }
   }
   return extended;
+}
+
+/**
+ * A rebase that skipped every commit it was given (all already upstream: cherry-picked, or
+ * applied by a teammate) rewrites nothing, so git runs no post-rewrite. The branch's reflog
+ * still says where it went ("rebase (finish): refs/heads/feat onto …"): its old commits that
+ * are not in the new history, and that no rewrite names, are linked to where the branch now is.
+ * Only commits where this branch alone recorded memory: a link applies to every event there.
+ */
+async function withSkippingRebases(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+  const byCommit = new Map<string, Set<string | null>>();
+  for (const p of places) if (p.commit !== null) byCommit.set(p.commit, (byCommit.get(p.commit) ?? new Set()).add(p.branch));
+  // Per branch, the commits off HEAD's history where it alone recorded memory, linked to nothing.
+  const unlinked = new Map<string, Set<string>>();
+  for (const [commit, names] of byCommit) {
+    const [only] = names;
+    if (names.size === 1 && only && !ancestors.has(commit) && !rewrites.has(commit)) unlinked.set(only, (unlinked.get(only) ?? new Set()).add(commit));
+  }
+  let extended: Map<string, string> | undefined;
+  const cwd = repo.workTree ?? repo.gitDir;
+  for (const [branch, commits] of unlinked) {
+    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    if (!log.includes('(finish): refs/heads/')) continue;
+    // Newest first, and only the last few: older rebases kept commits, and post-rewrite linked them.
+    const finishes = log.split('\n').filter((line) => /^[\w -]*\(finish\): refs\/heads\/\S+ onto [0-9a-f]+$/.test(line.slice(line.indexOf('\t') + 1))).reverse().slice(0, 3);
+    for (const line of finishes) {
+      const [from = '', to = ''] = line.split(' ', 2);
+      if (from === to || commits.size === 0) continue;
+      for (const commit of (await runGit(['rev-list', from, '--not', to], { cwd })).stdout.split('\n')) {
+        if (!commits.delete(commit)) continue;
+        (extended ??= new Map(rewrites)).set(commit, to);
+      }
+    }
+  }
+  return extended ?? rewrites;
 }
 
 /** Where a reset from `from` started: where the reset before it started, when it moved here. */

@@ -50,6 +50,16 @@ export async function creationLine(repo: Repo, branch: string): Promise<string> 
   return ((await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).split('\n', 1)[0] ?? '').trim();
 }
 
+/**
+ * The creation line as the reflog has it, or, once the reflog is gone (expired by gc after 90
+ * days, by a history rewrite's cleanup), as the fork record kept it for a branch that still exists.
+ */
+export async function creationOrRecorded(repo: Repo, branch: string): Promise<string> {
+  const line = await creationLine(repo, branch);
+  if (line || !(await readRef(repo.commonDir, `refs/heads/${branch}`))) return line;
+  return (await readForks(repo))[branch]?.created ?? '';
+}
+
 /** On the checkout that made `branch` (its reflog has only its creation): note where the journal stands. */
 export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const log = (await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).trim();
@@ -57,7 +67,7 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const forks = await readForks(repo);
   if (forks[branch]?.created === log) return false;
   const ref = journalRef(await readGitConfig(repo));
-  forks[branch] = { created: log, journal: await readRef(repo.commonDir, ref) };
+  forks[branch] = { created: log, journal: await journalWhenMade(repo, ref, log) };
   const start = log.split(' ', 2)[1];
   const others = listRefs(repo.commonDir, ['refs/heads/']).filter(([name, oid]) => oid === start && name !== `refs/heads/${branch}` && name !== ref);
   if (others.length === 1) forks[branch].from = (others[0] as [string, string])[0].slice('refs/heads/'.length);
@@ -67,6 +77,20 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const previous = forks[branch].journal && !fromSameName ? await idsNamedAt(repo, forks[branch].journal as string, branch) : [];
   if (previous.length > 0) forks[branch].previous = previous;
   return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
+}
+
+/**
+ * The journal commit when the branch was made. Most branches are made by the checkout that
+ * records this (`git switch -c`): the journal's tip now. One made earlier without a checkout
+ * (`git branch feature`, checked out later) was made when its reflog says: the last journal
+ * commit by then, to the second (memory recorded in that same second counts as before).
+ */
+async function journalWhenMade(repo: Repo, ref: string, created: string): Promise<string | null> {
+  const tip = await readRef(repo.commonDir, ref);
+  const seconds = Number(/ (\d+) [+-]\d{4}\t/.exec(created)?.[1]);
+  if (!tip || !Number.isFinite(seconds) || Date.now() / 1000 - seconds < 2) return tip;
+  const then = (await runGit(['rev-list', '-1', `--before=${seconds}`, tip], { cwd: repo.workTree ?? repo.gitDir })).stdout.trim();
+  return /^[0-9a-f]{40,64}$/.test(then) ? then : null;
 }
 
 /** The ids of the events recorded on `branch` that the journal held at `journal` (git grep over its shards). */

@@ -107,6 +107,24 @@ describe('the merge driver', () => {
     expect(plan.steps).toEqual([{ text: 'o1', done: true }, { text: 'o2', done: false }].map((s) => expect.objectContaining(s)));
   });
 
+  it('after a merge leaves two plans open, a step names its own plan by its text', () => {
+    const { g, dir } = initializedRepo();
+    remember(dir, 'Plan A', '-t', 'plan', '--step', 'a1', '--step', 'a2');
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    remember(dir, 'Plan B', '-t', 'plan', '--step', 'b1', '--step', 'b2');
+    writeFileSync(join(dir, 'f.txt'), 'f');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'f1');
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feat');
+    const step = remember(dir, 'a2', '-t', 'step');
+    const log = cortexJson<Array<{ type: string; id: string; content: string; meta: { plan_id?: string } }>>(dir, ['log']);
+    expect(log.find((e) => e.id === step.id)?.meta.plan_id).toBe(log.find((e) => e.content === 'Plan A')?.id);
+    const plan = cortexJson<{ title: string; steps: Array<{ text: string; done: boolean }> }>(dir, ['plan']);
+    expect(plan.title).toBe('Plan A');
+    expect(plan.steps.map((s) => [s.text, s.done])).toEqual([['a1', false], ['a2', true]]);
+  });
+
   it('where cortex is not on git\'s PATH, the merge still keeps both sides\' entries, without conflict markers', () => {
     const dir = tempRepo({ files: { 'a.txt': '1' } });
     cortex(dir, ['init', '--no-claude']);
@@ -460,6 +478,76 @@ describe('git hooks next to the user\'s own', () => {
     g(dir, 'checkout', '-q', 'main');
     g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feature');
     expect(decisionTexts(dir)).toEqual([]);
+  });
+
+  it('a rebase that skips every commit (all cherry-picked to main already) runs no hook, and the branch keeps what it recorded at them; so does rebase --onto with its branch-point decision', () => {
+    const { g, dir } = initializedRepo();
+    const work = (file: string) => {
+      writeFileSync(join(dir, file), file);
+      g(dir, 'add', file); // the code only: a .cortex/decisions.md listing the decision would carry it with the cherry-pick
+      g(dir, 'commit', '-qm', file);
+    };
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    work('a');
+    remember(dir, 'Retry the client three times', '-t', 'decision');
+    work('b');
+    g(dir, 'checkout', '-q', 'main');
+    work('m0'); // else, in the same second, the cherry-picks are the very same commits
+    g(dir, 'cherry-pick', 'feat~1', 'feat');
+    work('m1');
+    g(dir, 'checkout', '-q', 'feat');
+    g(dir, '-c', 'advice.skippedCherryPicks=false', 'rebase', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual(['Retry the client three times']);
+    g(dir, 'checkout', '-q', 'main');
+    expect(decisionTexts(dir)).toEqual([]);
+
+    g(dir, 'checkout', '-q', '-b', 'feat1');
+    work('x1');
+    g(dir, 'checkout', '-q', '-b', 'feat2');
+    remember(dir, 'Stream the export as CSV', '-t', 'decision'); // where feat2 branched off feat1
+    work('y1');
+    g(dir, 'rebase', '-q', '--onto', 'main', 'feat1', 'feat2');
+    expect(decisionTexts(dir)).toEqual(['Stream the export as CSV']);
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feat2');
+    expect(decisionTexts(dir)).toEqual(['Stream the export as CSV']);
+  });
+
+  it('git filter-branch --env-filter, rewriting who made every commit, keeps the memory recorded at them (paired by position)', () => {
+    const { g, dir } = initializedRepo();
+    writeFileSync(join(dir, 'a.js'), 'a');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'c1');
+    remember(dir, 'Use Postgres for storage', '-t', 'decision');
+    writeFileSync(join(dir, 'b.js'), 'b');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'c2');
+    execFileSync('git', ['filter-branch', '-f', '--env-filter', 'GIT_AUTHOR_EMAIL=new@example.com; GIT_COMMITTER_EMAIL=new@example.com; export GIT_AUTHOR_EMAIL GIT_COMMITTER_EMAIL', '--', 'main'], { cwd: dir, env: { ...cortexOnPath(tempDir()), FILTER_BRANCH_SQUELCH_WARNING: '1' }, stdio: 'pipe' });
+    expect(decisionTexts(dir)).toEqual(['Use Postgres for storage']);
+  });
+
+  it('what main decided before a branch was made stays on it after the reflogs expire (the fork record keeps the creation); a branch made with git branch and checked out later does not get what main decided in between', () => {
+    const { g, dir } = initializedRepo();
+    remember(dir, 'Use tabs for indentation', '-t', 'decision');
+    g(dir, 'checkout', '-q', '-b', 'feat');
+    writeFileSync(join(dir, 'f.js'), 'f');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'f');
+    g(dir, 'checkout', '-q', 'main');
+    writeFileSync(join(dir, 'm.js'), 'm');
+    g(dir, 'add', '-A');
+    g(dir, 'commit', '-qm', 'm');
+    g(dir, 'checkout', '-q', 'feat');
+    expect(decisionTexts(dir)).toEqual(['Use tabs for indentation']);
+    g(dir, 'reflog', 'expire', '--expire=now', '--all');
+    expect(decisionTexts(dir)).toEqual(['Use tabs for indentation']);
+
+    g(dir, 'checkout', '-q', 'main');
+    g(dir, 'branch', 'later');
+    execFileSync('sleep', ['2.1']); // the branch's reflog keeps whole seconds
+    remember(dir, 'Use spaces for indentation', '-t', 'decision'); // main, after the branch was made
+    g(dir, 'checkout', '-q', 'later'); // the fork record is taken only now
+    expect(decisionTexts(dir)).toEqual(['Use tabs for indentation']);
   });
 
   it('main amending the commit a feature branched from does not bring what the feature decided there to main', () => {
