@@ -32,6 +32,8 @@ interface ForkRecord {
    * branch's of that name (one deleted or renamed since), judged apart from this one's.
    */
   previous?: string[];
+  /** Recorded again for the same creation line, the branch it named having been renamed away: this is the new one. */
+  afterRename?: boolean;
 }
 
 const forksFile = (repo: Repo): string => join(cortexDir(repo), 'forks.json');
@@ -65,9 +67,13 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const log = (await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).trim();
   if (!log || log.includes('\n') || !/\tbranch: Created from /.test(log)) return false;
   const forks = await readForks(repo);
-  if (forks[branch]?.created === log) return false;
+  // The same creation line is this branch checked out again, unless the branch recorded was
+  // renamed away since: then this one, made in the same second at the same commit, is new.
+  const known = forks[branch];
+  if (known?.created === log && (known.afterRename || !(await renamedAway(repo, branch)))) return false;
+  const afterRename = known?.created === log;
   const ref = journalRef(await readGitConfig(repo));
-  forks[branch] = { created: log, journal: await journalWhenMade(repo, ref, log) };
+  forks[branch] = { created: log, journal: await journalWhenMade(repo, ref, log), ...(afterRename ? { afterRename } : {}) };
   const start = log.split(' ', 2)[1];
   const others = listRefs(repo.commonDir, ['refs/heads/']).filter(([name, oid]) => oid === start && name !== `refs/heads/${branch}` && name !== ref);
   if (others.length === 1) forks[branch].from = (others[0] as [string, string])[0].slice('refs/heads/'.length);
@@ -77,6 +83,16 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const previous = forks[branch].journal && !fromSameName ? await idsNamedAt(repo, forks[branch].journal as string, branch) : [];
   if (previous.length > 0) forks[branch].previous = previous;
   return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
+}
+
+/** Whether another branch's reflog says it was renamed from `branch` (`git branch -m branch other`). */
+async function renamedAway(repo: Repo, branch: string): Promise<boolean> {
+  const line = `\tBranch: renamed refs/heads/${branch} to refs/heads/`;
+  for (const [name] of listRefs(repo.commonDir, ['refs/heads/'])) {
+    if (name === `refs/heads/${branch}`) continue;
+    if ((await readFile(branchLog(repo, name.slice('refs/heads/'.length)), 'utf8').catch(() => '')).includes(line)) return true;
+  }
+  return false;
 }
 
 /**
