@@ -21,7 +21,13 @@ function initializedRepo() {
   cortex(dir, ['init', '--no-claude']);
   g(dir, 'add', '-A');
   g(dir, 'commit', '-qm', 'cortex init');
-  return { g, dir };
+  /** Commit one new file (its name as its content) with the rest of the tree, or alone (`only`). */
+  const work = (file: string, message = file, only = false) => {
+    writeFileSync(join(dir, file), file);
+    g(dir, 'add', only ? file : '-A');
+    g(dir, 'commit', '-qm', message);
+  };
+  return { g, dir, work };
 }
 const decisionTexts = (dir: string, ...args: string[]) => cortexJson<Array<{ content: string }>>(dir, ['decisions', ...args]).map((d) => d.content).sort();
 
@@ -87,18 +93,14 @@ describe('the merge driver', () => {
   });
 
   it('a step remembered on main belongs to main\'s plan: merging a feature with a newer plan of its own does not move it there', () => {
-    const { g, dir } = initializedRepo();
+    const { g, dir, work } = initializedRepo();
     remember(dir, 'Old plan', '-t', 'plan', '--step', 'o1', '--step', 'o2');
     g(dir, 'checkout', '-q', '-b', 'feat');
     remember(dir, 'New plan on feat', '-t', 'plan', '--step', 'n1', '--step', 'n2');
-    writeFileSync(join(dir, 'f.txt'), 'f');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'f1');
+    work('f.txt', 'f1');
     g(dir, 'checkout', '-q', 'main');
     const step = remember(dir, 'o1', '-t', 'step');
-    writeFileSync(join(dir, 'm.txt'), 'm');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'm1');
+    work('m.txt', 'm1');
     g(dir, 'merge', '-q', '--no-edit', 'feat');
     const log = cortexJson<Array<{ type: string; id: string; content: string; meta: { plan_id?: string } }>>(dir, ['log']);
     expect(log.find((e) => e.id === step.id)?.meta.plan_id).toBe(log.find((e) => e.type === 'plan_created' && e.content === 'Old plan')?.id);
@@ -108,13 +110,11 @@ describe('the merge driver', () => {
   });
 
   it('after a merge leaves two plans open, a step names its own plan by its text', () => {
-    const { g, dir } = initializedRepo();
+    const { g, dir, work } = initializedRepo();
     remember(dir, 'Plan A', '-t', 'plan', '--step', 'a1', '--step', 'a2');
     g(dir, 'checkout', '-q', '-b', 'feat');
     remember(dir, 'Plan B', '-t', 'plan', '--step', 'b1', '--step', 'b2');
-    writeFileSync(join(dir, 'f.txt'), 'f');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'f1');
+    work('f.txt', 'f1');
     g(dir, 'checkout', '-q', 'main');
     g(dir, 'merge', '-q', '--no-ff', '--no-edit', 'feat');
     const step = remember(dir, 'a2', '-t', 'step');
@@ -341,13 +341,8 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a commit dropped in an interactive rebase keeps the memory recorded at it with the work that followed, on the branch and on main once merged', () => {
-    const { g, dir } = initializedRepo();
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
-    const work = (file: string, message: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', message);
-    };
     work('f1.txt', 'c1');
     work('f2.txt', 'c2 debug logging');
     remember(dir, 'Cache tokens in memory for 5 minutes', '-t', 'decision');
@@ -361,12 +356,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a commit a rebase skips as already on main (cherry-picked there) keeps the memory recorded at it with the feature, and off main until the feature merges', () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string, message: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', message);
-    };
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
     work('c1.js', 'c1 hotfix');
     const hotfix = g(dir, 'rev-parse', 'HEAD').trim();
@@ -406,12 +396,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('git filter-branch, which runs no hook, keeps the memory recorded at the commits it rewrote, on main and on a feature it rewrote too', () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string, message: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', message);
-    };
+    const { g, dir, work } = initializedRepo();
     work('a.js', 'c1');
     remember(dir, 'Use Postgres for storage', '-t', 'decision');
     work('secrets.txt', 'c2');
@@ -432,12 +417,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a branch deleted unmerged and made again under its name does not inherit what the old one decided where it branched, nor bring it to main', () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', file);
-    };
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
     remember(dir, 'Use MongoDB for the event store', '-t', 'decision'); // at the branch point
     work('f1');
@@ -457,12 +437,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a branch renamed to keep an old attempt keeps what it decided where it branched when a new branch takes its old name', () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', file);
-    };
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feature');
     remember(dir, 'Render the charts with D3', '-t', 'decision'); // at the branch point
     work('v1.js');
@@ -481,20 +456,15 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a rebase that skips every commit (all cherry-picked to main already) runs no hook, and the branch keeps what it recorded at them; so does rebase --onto with its branch-point decision', () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', file); // the code only: a .cortex/decisions.md listing the decision would carry it with the cherry-pick
-      g(dir, 'commit', '-qm', file);
-    };
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'feat');
-    work('a');
+    work('a', 'a', true);
     remember(dir, 'Retry the client three times', '-t', 'decision');
-    work('b');
+    work('b', 'b', true);
     g(dir, 'checkout', '-q', 'main');
-    work('m0'); // else, in the same second, the cherry-picks are the very same commits
+    work('m0', 'm0', true); // else, in the same second, the cherry-picks are the very same commits
     g(dir, 'cherry-pick', 'feat~1', 'feat');
-    work('m1');
+    work('m1', 'm1', true);
     g(dir, 'checkout', '-q', 'feat');
     g(dir, '-c', 'advice.skippedCherryPicks=false', 'rebase', '-q', 'main');
     expect(decisionTexts(dir)).toEqual(['Retry the client three times']);
@@ -502,10 +472,10 @@ describe('git hooks next to the user\'s own', () => {
     expect(decisionTexts(dir)).toEqual([]);
 
     g(dir, 'checkout', '-q', '-b', 'feat1');
-    work('x1');
+    work('x1', 'x1', true);
     g(dir, 'checkout', '-q', '-b', 'feat2');
     remember(dir, 'Stream the export as CSV', '-t', 'decision'); // where feat2 branched off feat1
-    work('y1');
+    work('y1', 'y1', true);
     g(dir, 'rebase', '-q', '--onto', 'main', 'feat1', 'feat2');
     expect(decisionTexts(dir)).toEqual(['Stream the export as CSV']);
     g(dir, 'checkout', '-q', 'main');
@@ -514,29 +484,21 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('git filter-branch --env-filter, rewriting who made every commit, keeps the memory recorded at them (paired by position)', () => {
-    const { g, dir } = initializedRepo();
-    writeFileSync(join(dir, 'a.js'), 'a');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'c1');
+    const { g, dir, work } = initializedRepo();
+    work('a.js', 'c1');
     remember(dir, 'Use Postgres for storage', '-t', 'decision');
-    writeFileSync(join(dir, 'b.js'), 'b');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'c2');
+    work('b.js', 'c2');
     execFileSync('git', ['filter-branch', '-f', '--env-filter', 'GIT_AUTHOR_EMAIL=new@example.com; GIT_COMMITTER_EMAIL=new@example.com; export GIT_AUTHOR_EMAIL GIT_COMMITTER_EMAIL', '--', 'main'], { cwd: dir, env: { ...cortexOnPath(tempDir()), FILTER_BRANCH_SQUELCH_WARNING: '1' }, stdio: 'pipe' });
     expect(decisionTexts(dir)).toEqual(['Use Postgres for storage']);
   });
 
   it('what main decided before a branch was made stays on it after the reflogs expire (the fork record keeps the creation); a branch made with git branch and checked out later does not get what main decided in between', () => {
-    const { g, dir } = initializedRepo();
+    const { g, dir, work } = initializedRepo();
     remember(dir, 'Use tabs for indentation', '-t', 'decision');
     g(dir, 'checkout', '-q', '-b', 'feat');
-    writeFileSync(join(dir, 'f.js'), 'f');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'f');
+    work('f.js', 'f');
     g(dir, 'checkout', '-q', 'main');
-    writeFileSync(join(dir, 'm.js'), 'm');
-    g(dir, 'add', '-A');
-    g(dir, 'commit', '-qm', 'm');
+    work('m.js', 'm');
     g(dir, 'checkout', '-q', 'feat');
     expect(decisionTexts(dir)).toEqual(['Use tabs for indentation']);
     g(dir, 'reflog', 'expire', '--expire=now', '--all');
@@ -597,12 +559,7 @@ describe('git hooks next to the user\'s own', () => {
   });
 
   it('a squash-merged feature brings its decisions to main, with what it learned up to them (search too); its later work and an unmerged branch stay off; the tracked file keeps them', async () => {
-    const { g, dir } = initializedRepo();
-    const work = (file: string) => {
-      writeFileSync(join(dir, file), file);
-      g(dir, 'add', '-A');
-      g(dir, 'commit', '-qm', file);
-    };
+    const { g, dir, work } = initializedRepo();
     g(dir, 'checkout', '-q', '-b', 'spike');
     work('spike.txt');
     remember(dir, 'Dispatch webhooks through Kafka', '-t', 'decision');
