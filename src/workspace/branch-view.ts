@@ -74,7 +74,7 @@ export async function readBranchViewOf(repo: Repo, placesRecorded: readonly Plac
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
-  const rewrites = await withFilteredHistories(repo, places, ancestors, await withSkippingRebases(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites)));
+  const rewrites = await withFilteredHistories(repo, places, ancestors, await withSkippingRebases(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites), branch));
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
@@ -388,7 +388,7 @@ async function withFilteredHistories(repo: Repo, places: readonly Place[], ances
  * are not in the new history, and that no rewrite names, are linked to where the branch now is.
  * Only commits where this branch alone recorded memory: a link applies to every event there.
  */
-async function withSkippingRebases(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+async function withSkippingRebases(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headBranch: string | null): Promise<ReadonlyMap<string, string>> {
   const byCommit = new Map<string, Set<string | null>>();
   for (const p of places) if (p.commit !== null) byCommit.set(p.commit, (byCommit.get(p.commit) ?? new Set()).add(p.branch));
   // Per branch, the commits off HEAD's history where it alone recorded memory, linked to nothing.
@@ -400,6 +400,9 @@ async function withSkippingRebases(repo: Repo, places: readonly Place[], ancesto
   let extended: Map<string, string> | undefined;
   const cwd = repo.workTree ?? repo.gitDir;
   for (const [branch, commits] of unlinked) {
+    // A link matters only where it lands in HEAD's history: HEAD's own branch, or one merged into it.
+    const tip = branch === headBranch ? null : await branchTip(repo, branch);
+    if (branch !== headBranch && !(tip && ancestors.has(tip))) continue;
     const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
     if (!log.includes('(finish): refs/heads/')) continue;
     // Newest first, and only the last few: older rebases kept commits, and post-rewrite linked them.
