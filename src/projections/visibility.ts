@@ -127,10 +127,17 @@ export function rewritesFrom(events: readonly CortexEvent[]): Map<string, string
 export function rewrittenParentsFrom(events: readonly CortexEvent[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const e of events) {
-    const parents = e.type === 'commit_linked' ? e.meta.rewritten_from_parents : undefined;
-    if (typeof e.meta.rewritten_from === 'string' && Array.isArray(parents)) map.set(e.meta.rewritten_from, parents.filter((p): p is string => typeof p === 'string'));
+    const rewrite = rewrittenParentsOf(e);
+    if (rewrite) map.set(rewrite[0], rewrite[1]);
   }
   return map;
+}
+
+/** A `commit_linked` event's old commit and the parents it had, where post-rewrite recorded them. */
+export function rewrittenParentsOf(e: CortexEvent): [string, string[]] | undefined {
+  const { rewritten_from: from, rewritten_from_parents: parents } = e.meta;
+  if (e.type !== 'commit_linked' || typeof from !== 'string' || !Array.isArray(parents)) return undefined;
+  return [from, parents.filter((p): p is string => typeof p === 'string')];
 }
 
 /** Where an event was captured: all alignment looks at. */

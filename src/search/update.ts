@@ -11,7 +11,7 @@ import { readAll, readSince, type Journal } from '../journal/journal.js';
 import { readTip } from '../journal/tip.js';
 import { acquireLockFile } from '../lock-file.js';
 import { isNamedByTrackedFiles } from '../projections/fold.js';
-import { millisOf } from '../projections/visibility.js';
+import { millisOf, rewrittenParentsOf } from '../projections/visibility.js';
 import { amendedDoc, analyseDoc, editsOf, FIELDS, isIndexed, storedDoc, TYPE_BOOST, typeCode, type StoredDoc } from './documents.js';
 import { TermFilter } from './term-filter.js';
 import { buildShards, DELTA_MAX, indexedDoc, loadDelta, newDelta, planShards, type IndexedDoc } from './segments.js';
@@ -157,8 +157,8 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: Reado
       const from = e.meta.rewritten_from;
       const to = e.meta.commit;
       if (typeof from === 'string' && typeof to === 'string' && from !== to) meta.rewrites.push([from, to]);
-      const parents = e.meta.rewritten_from_parents;
-      if (typeof from === 'string' && Array.isArray(parents)) meta.rewriteParents.push([from, parents.filter((p): p is string => typeof p === 'string')]);
+      const parents = rewrittenParentsOf(e);
+      if (parents) meta.rewriteParents.push(parents);
     }
     for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
     const named = isNamedByTrackedFiles(e);

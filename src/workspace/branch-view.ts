@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
 import { readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
-import { creationOrRecorded, journalAtFork, previousIncarnations, recordedAfter } from './fork-records.js';
+import { branchNames, creationOrRecorded, journalAtFork, previousIncarnations, readBranchLog, readRenames, recordedAfter, RENAMED } from './fork-records.js';
 import { gitOutput, runGit } from '../git/run-git.js';
 import { baseName, branchesToCheck, currentCommit, detachedCommitsToCheck, isVisible, millisOf, previousName, rewritesFrom, rewrittenParentsFrom, sameNameCommitsToCheck, squashedAtOf, unbornBranchesToCheck, visibleEvents, type BranchView, type Listed, type Place, type SquashedBranch } from '../projections/visibility.js';
 
@@ -74,7 +74,11 @@ export async function readBranchViewOf(repo: Repo, placesRecorded: readonly Plac
   const reverting = !options.withinRevert && head.commit && otherBranches ? revertedMerges(repo, head.commit).catch(() => []) : null;
   const ancestors = new Set<string>();
   if (head.commit) for (const line of (await gitOutput(['rev-list', head.commit], { cwd })).split('\n')) if (line) ancestors.add(line);
-  const rewrites = await withFilteredHistories(repo, places, ancestors, await withSkippingRebases(repo, places, ancestors, await withResetSquashes(repo, places, ancestors, recordedRewrites), branch));
+  // The rewrites git runs no hook for, from the branches' reflogs, each read once for the view.
+  const branchLogs = new Map<string, Promise<string>>();
+  const branchLog = (name: string) => branchLogs.get(name) ?? branchLogs.set(name, readBranchLog(repo, name)).get(name) as Promise<string>;
+  const squashed = await withResetSquashes(repo, places, ancestors, recordedRewrites, branchLog);
+  const rewrites = await withFilteredHistories(repo, places, ancestors, await withSkippingRebases(repo, places, ancestors, squashed, branchLog, branch), branchLog);
   if (await fromElsewhere(repo, places, ancestors, rewrites)) return { head, branch, ancestors, unmerged: new Map(), all: true };
 
   // Memory a detached HEAD recorded here: left (off), or carried onto a branch, judged as that branch's.
@@ -122,7 +126,7 @@ export async function readBranchViewOf(repo: Repo, placesRecorded: readonly Plac
     const at = [...commitsOf(recordedAs)];
     // Some of its work came in through a merge: what it recorded before that came with it.
     if (at.some((c) => !line.has(c)) || forks.some((c) => !line.has(c))) return [];
-    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...judgedBranch.split('/')), 'utf8').catch(() => '');
+    const log = await readBranchLog(repo, judgedBranch);
     const sat = new Set((await history()).satOn(judgedBranch));
     for (const entry of log.split('\n')) {
       const [, to = ''] = entry.split(' ', 2);
@@ -310,12 +314,12 @@ const REFLOG_ENTRY = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) .*? (\d+) [+-]\d{4}\t
  * `rebase -i` would be. Asked only of branches with memory at commits HEAD's history lacks, and
  * of git only when such a reflog has a reset followed by a commit.
  */
-async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, branchLog: (branch: string) => Promise<string>): Promise<ReadonlyMap<string, string>> {
   const branches = new Set<string>();
   for (const p of places) if (p.branch !== null && p.commit !== null && !ancestors.has(p.commit) && !ancestors.has(currentCommit(p.commit, rewrites))) branches.add(p.branch);
   const pairs: Array<{ from: string; to: string }> = [];
   for (const branch of branches) {
-    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    const log = await branchLog(branch);
     if (!log.includes('\treset: moving to ')) continue;
     let reset: { from: string; to: string } | null = null;
     for (const line of log.split('\n')) {
@@ -349,19 +353,22 @@ async function withResetSquashes(repo: Repo, places: readonly Place[], ancestors
  * them; by position where it rewrote those too and kept every commit. Asked only where memory
  * sits at commits HEAD's history lacks.
  */
-async function withFilteredHistories(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>): Promise<ReadonlyMap<string, string>> {
+async function withFilteredHistories(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, branchLog: (branch: string) => Promise<string>): Promise<ReadonlyMap<string, string>> {
   const off = places.filter((p) => p.commit !== null && !ancestors.has(p.commit) && !ancestors.has(currentCommit(p.commit, rewrites)));
   if (off.length === 0) return rewrites;
-  const extended = new Map(rewrites);
+  let extended: Map<string, string> | undefined;
+  const link = (from: string, to: string) => {
+    if (!(extended ?? rewrites).has(from)) (extended ??= new Map(rewrites)).set(from, to);
+  };
   const map = await readFile(join(repo.commonDir, 'filter-repo', 'commit-map'), 'utf8').catch(() => '');
   for (const line of map.split('\n')) {
     const [from = '', to = ''] = line.trim().split(/\s+/);
-    if (/^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to) && !/^0+$/.test(to) && !extended.has(from)) extended.set(from, to);
+    if (/^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to) && !/^0+$/.test(to)) link(from, to);
   }
   const cwd = repo.workTree ?? repo.gitDir;
   const identities = async (tip: string) => (await runGit(['log', '--topo-order', '--format=%H %an <%ae> %at %cn <%ce> %ct', tip], { cwd })).stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const);
   for (const branch of new Set(off.map((p) => p.branch).filter((b): b is string => b !== null))) {
-    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    const log = await branchLog(branch);
     if (!log.includes('\tfilter-branch: rewrite')) continue;
     for (const line of log.split('\n')) {
       if (!line.includes('\tfilter-branch: rewrite')) continue;
@@ -374,11 +381,11 @@ async function withFilteredHistories(repo: Repo, places: readonly Place[], ances
       for (const [commit, who] of after) fresh.set(who, [...(fresh.get(who) ?? []), commit]);
       for (const [i, [commit, who]] of before.entries()) {
         const next = byPosition ? after[i]?.[0] : fresh.get(who)?.shift();
-        if (next && next !== commit && !extended.has(commit)) extended.set(commit, next);
+        if (next && next !== commit) link(commit, next);
       }
     }
   }
-  return extended;
+  return extended ?? rewrites;
 }
 
 /**
@@ -388,7 +395,7 @@ async function withFilteredHistories(repo: Repo, places: readonly Place[], ances
  * are not in the new history, and that no rewrite names, are linked to where the branch now is.
  * Only commits where this branch alone recorded memory: a link applies to every event there.
  */
-async function withSkippingRebases(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headBranch: string | null): Promise<ReadonlyMap<string, string>> {
+async function withSkippingRebases(repo: Repo, places: readonly Place[], ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, branchLog: (branch: string) => Promise<string>, headBranch: string | null): Promise<ReadonlyMap<string, string>> {
   const byCommit = new Map<string, Set<string | null>>();
   for (const p of places) if (p.commit !== null) byCommit.set(p.commit, (byCommit.get(p.commit) ?? new Set()).add(p.branch));
   // Per branch, the commits off HEAD's history where it alone recorded memory, linked to nothing.
@@ -403,7 +410,7 @@ async function withSkippingRebases(repo: Repo, places: readonly Place[], ancesto
     // A link matters only where it lands in HEAD's history: HEAD's own branch, or one merged into it.
     const tip = branch === headBranch ? null : await branchTip(repo, branch);
     if (branch !== headBranch && !(tip && ancestors.has(tip))) continue;
-    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+    const log = await branchLog(branch);
     if (!log.includes('(finish): refs/heads/')) continue;
     // Newest first, and only the last few: older rebases kept commits, and post-rewrite linked them.
     const finishes = log.split('\n').filter((line) => /^[\w -]*\(finish\): refs\/heads\/\S+ onto [0-9a-f]+$/.test(line.slice(line.indexOf('\t') + 1))).reverse().slice(0, 3);
@@ -498,18 +505,19 @@ async function idsListedAt(repo: Repo, commit: string): Promise<Set<string>> {
  * (this worktree's and the others') tells it. Where a commit made on top while detached (a
  * commit, a rebase's pick) is in HEAD's history, the work came here: visible. Where HEAD went on
  * to a branch at the same commit (`git switch -c fix`, the changes carried along) or a rebase
- * finished there, the work is that branch's: `carried`, judged as if recorded on it. Otherwise
+ * finished or was given up there (`--abort`, whose stop is on no branch's history), the work is
+ * that branch's: `carried`, judged as if recorded on it. Otherwise
  * the experiment was looked at and left, or committed and thrown away: `off`. Memory of a
  * detached HEAD the reflogs do not show (another clone's, or older than the reflog) cannot be
  * judged and stays in sight. Asked on a branch only: a detached HEAD (a bisect, say) sees what
- * was recorded on its history, as before. No such memory on HEAD's history, nothing read.
+ * was recorded on its history, as before. No memory recorded on a detached HEAD, nothing read.
  */
 async function readDetachedWork(repo: Repo, commits: readonly string[], head: HeadState, ancestors: ReadonlySet<string>, rewrites: ReadonlyMap<string, string>, headLogs: () => Promise<string[]>): Promise<{ off: Set<string>; carried: Map<string, Set<string>>; offBefore: Map<string, number> }> {
   const off = new Set<string>();
   const carried = new Map<string, Set<string>>();
   const offBefore = new Map<string, number>();
   if (commits.length === 0 || head.branch === null) return { off, carried, offBefore };
-  const [branches, logs] = await Promise.all([branchNames(repo.commonDir), headLogs()]);
+  const [branches, logs] = [branchNames(repo.commonDir), await headLogs()];
   const detachedAt = new Set<string>();
   const followed = new Set<string>();
   // Each stay of a detached HEAD at a commit (seconds), and whether its work was kept.
@@ -561,19 +569,6 @@ async function readDetachedWork(repo: Repo, commits: readonly string[], head: He
   return { off, carried, offBefore };
 }
 
-/** The local branches' names, from the ref files (loose and packed). */
-async function branchNames(commonDir: string): Promise<Set<string>> {
-  const names = new Set<string>();
-  const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
-  for (const line of packed.split('\n')) {
-    const ref = line.slice(line.indexOf(' ') + 1);
-    if (ref.startsWith('refs/heads/')) names.add(ref.slice('refs/heads/'.length));
-  }
-  const heads = join(commonDir, 'refs', 'heads');
-  const entries = await readdir(heads, { recursive: true, withFileTypes: true }).catch(() => []);
-  for (const entry of entries) if (entry.isFile()) names.add(relative(heads, join(entry.parentPath, entry.name)).split(sep).join('/'));
-  return names;
-}
 
 /** Reflog entries that make a commit on top of where HEAD was. */
 const MAKES_COMMIT = /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/;
@@ -584,7 +579,7 @@ const MAKES_COMMIT = /^(?:commit|merge|rebase|cherry-pick|revert|pull|am)\b/;
  * (a branch only origin has, reflogs turned off): not known, so no.
  */
 async function committedOn(repo: Repo, branch: string, tip: string): Promise<boolean> {
-  const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => '');
+  const log = await readBranchLog(repo, branch);
   // A rename moves no commit: the entry that brought the branch to its tip is before it.
   const entry = log.split('\n').reverse().find((line) => line.split(' ', 2)[1] === tip && !RENAMED.test(line.slice(line.indexOf('\t') + 1)));
   return entry !== undefined && madeThere(entry.slice(entry.indexOf('\t') + 1), tip);
@@ -642,26 +637,12 @@ function readHeadHistory(logs: readonly string[]): HeadHistory {
   };
 }
 
-const RENAMED = /^Branch: renamed refs\/heads\/(\S+) to refs\/heads\/(\S+)$/;
-
 /** HEAD's reflogs: this repository's and its other worktrees'. */
 async function readHeadLogs(repo: Repo): Promise<string[]> {
   const worktrees = await readdir(join(repo.commonDir, 'worktrees')).catch(() => [] as string[]);
   return Promise.all([repo.commonDir, ...worktrees.map((w) => join(repo.commonDir, 'worktrees', w))].map((dir) => readFile(join(dir, 'logs', 'HEAD'), 'utf8').catch(() => '')));
 }
 
-/** Old branch name → the name it was renamed to, as the local branches' reflogs record it ("Branch: renamed refs/heads/a to refs/heads/b"). */
-async function readRenames(repo: Repo): Promise<Map<string, string>> {
-  const renames = new Map<string, string>();
-  for (const name of await branchNames(repo.commonDir)) {
-    const log = await readFile(join(repo.commonDir, 'logs', 'refs', 'heads', ...name.split('/')), 'utf8').catch(() => '');
-    for (const line of log.split('\n')) {
-      const renamed = RENAMED.exec(line.slice(line.indexOf('\t') + 1));
-      if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
-    }
-  }
-  return renames;
-}
 
 /** The name a branch has now, following renames (a → b → c). */
 function renamedTo(branch: string, renames: ReadonlyMap<string, string>): string {

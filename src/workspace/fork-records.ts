@@ -39,6 +39,27 @@ interface ForkRecord {
 const forksFile = (repo: Repo): string => join(cortexDir(repo), 'forks.json');
 const branchLog = (repo: Repo, branch: string): string => join(repo.commonDir, 'logs', 'refs', 'heads', ...branch.split('/'));
 
+/** A local branch's reflog; '' when it has none. */
+export const readBranchLog = (repo: Repo, branch: string): Promise<string> => readFile(branchLog(repo, branch), 'utf8').catch(() => '');
+
+/** The local branches' names, from the ref files (loose and packed). */
+export const branchNames = (commonDir: string): Set<string> => new Set(listRefs(commonDir, ['refs/heads/']).map(([name]) => name.slice('refs/heads/'.length)));
+
+/** A reflog message of `git branch -m a b`, in b's reflog. */
+export const RENAMED = /^Branch: renamed refs\/heads\/(\S+) to refs\/heads\/(\S+)$/;
+
+/** Old branch name → the name it was renamed to, as the local branches' reflogs record it ("Branch: renamed refs/heads/a to refs/heads/b"). */
+export async function readRenames(repo: Repo): Promise<Map<string, string>> {
+  const renames = new Map<string, string>();
+  for (const name of branchNames(repo.commonDir)) {
+    for (const line of (await readBranchLog(repo, name)).split('\n')) {
+      const renamed = RENAMED.exec(line.slice(line.indexOf('\t') + 1));
+      if (renamed) renames.set(renamed[1] as string, renamed[2] as string);
+    }
+  }
+  return renames;
+}
+
 async function readForks(repo: Repo): Promise<Record<string, ForkRecord>> {
   try {
     return JSON.parse(await readFile(forksFile(repo), 'utf8')) as Record<string, ForkRecord>;
@@ -49,7 +70,7 @@ async function readForks(repo: Repo): Promise<Record<string, ForkRecord>> {
 
 /** A branch's first reflog line, its creation ("… branch: Created from main"); '' when it has none. */
 export async function creationLine(repo: Repo, branch: string): Promise<string> {
-  return ((await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).split('\n', 1)[0] ?? '').trim();
+  return ((await readBranchLog(repo, branch)).split('\n', 1)[0] ?? '').trim();
 }
 
 /**
@@ -64,13 +85,13 @@ export async function creationOrRecorded(repo: Repo, branch: string): Promise<st
 
 /** On the checkout that made `branch` (its reflog has only its creation): note where the journal stands. */
 export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
-  const log = (await readFile(branchLog(repo, branch), 'utf8').catch(() => '')).trim();
+  const log = (await readBranchLog(repo, branch)).trim();
   if (!log || log.includes('\n') || !/\tbranch: Created from /.test(log)) return false;
   const forks = await readForks(repo);
   // The same creation line is this branch checked out again, unless the branch recorded was
   // renamed away since: then this one, made in the same second at the same commit, is new.
   const known = forks[branch];
-  if (known?.created === log && (known.afterRename || !(await renamedAway(repo, branch)))) return false;
+  if (known?.created === log && (known.afterRename || !(await readRenames(repo)).has(branch))) return false;
   const afterRename = known?.created === log;
   const ref = journalRef(await readGitConfig(repo));
   forks[branch] = { created: log, journal: await journalWhenMade(repo, ref, log), ...(afterRename ? { afterRename } : {}) };
@@ -83,16 +104,6 @@ export async function recordFork(repo: Repo, branch: string): Promise<boolean> {
   const previous = forks[branch].journal && !fromSameName ? await idsNamedAt(repo, forks[branch].journal as string, branch) : [];
   if (previous.length > 0) forks[branch].previous = previous;
   return writeIfChanged(forksFile(repo), `${JSON.stringify(forks, null, 1)}\n`);
-}
-
-/** Whether another branch's reflog says it was renamed from `branch` (`git branch -m branch other`). */
-async function renamedAway(repo: Repo, branch: string): Promise<boolean> {
-  const line = `\tBranch: renamed refs/heads/${branch} to refs/heads/`;
-  for (const [name] of listRefs(repo.commonDir, ['refs/heads/'])) {
-    if (name === `refs/heads/${branch}`) continue;
-    if ((await readFile(branchLog(repo, name.slice('refs/heads/'.length)), 'utf8').catch(() => '')).includes(line)) return true;
-  }
-  return false;
 }
 
 /**
