@@ -69,7 +69,7 @@ export function evaluateRetrieval(set: string, options: { env?: NodeJS.ProcessEn
 }
 
 /** dev is tuned against; the test sets are held out (written blind to the engine and its vocabulary). */
-export const RETRIEVAL_SETS = ['dev', 'test', 'test-mobile', 'test-platform', 'test-market', 'test-ml', 'test-desktop', 'test-helpdesk', 'test-fleet', 'test-courses', 'test-bank', 'test-library', 'test-rag', 'test-game', 'test-cli', 'test-clinic'];
+export const RETRIEVAL_SETS = ['dev', 'test', 'test-mobile', 'test-platform', 'test-market', 'test-ml', 'test-desktop', 'test-helpdesk', 'test-fleet', 'test-courses', 'test-bank', 'test-library', 'test-rag', 'test-game', 'test-cli', 'test-clinic', 'test-extension', 'test-genomics'];
 
 /**
  * Keyword-only and hybrid figures on every set. Hybrid uses the model in BENCH_EMBED_PATH, else

@@ -4,6 +4,7 @@ import { analyze, analyzeWords } from '../../src/search/analyze.js';
 import { reciprocalRankFusion } from '../../src/search/embeddings/fuse.js';
 import { nearest, quantize } from '../../src/search/embeddings/vectors.js';
 import { buildLexicon, loadLexicon, planQuery } from '../../src/search/query-plan.js';
+import { VOCABULARY } from '../../src/search/vocabulary-data.js';
 import { typoTerms } from '../../src/search/typos.js';
 import { addFeedback, bestOf, FEEDBACK_BOOST, FEEDBACK_TERMS, feedbackMaxDocs, feedbackTerms } from '../../src/search/feedback.js';
 import type { StoredDoc } from '../../src/search/documents.js';
@@ -130,6 +131,15 @@ describe('query plans', () => {
     const terms = boosts('who edited the config by hand');
     expect(terms.get('manual')).toBeGreaterThan(terms.get('hand') ?? 1);
     expect(terms.get('config')).toBe(1);
+  });
+
+  it('reaches the technical word from the everyday one a user forgets it by: right-click, usage stats, clobbered, German', () => {
+    const lexicon = buildLexicon(VOCABULARY);
+    const terms = (query: string) => planQuery(query, { lexicon }).terms.map((t) => t.term);
+    expect(terms('the right-click option does nothing')).toContain('contextmenu');
+    expect(terms('do we collect usage stats')).toContain('telemetry');
+    expect(terms('two phones clobbered each other')).toContain('overwrit');
+    expect(terms('menus in german')).toContain('i18n');
   });
 
   it('gives a phrase what its group covers when the group has no one-word member: "error reports" finds Sentry as "error tracking" does', () => {
