@@ -26,6 +26,8 @@ const UNITS: Record<string, number> = {
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 const pad = (n: string): string => n.padStart(2, '0');
+/** 0000-01-01T00:00:00Z: no stored time is earlier (parse-event.ts keeps years within 0000-9999). */
+const EARLIEST = Date.parse('0000-01-01T00:00:00Z');
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 export const daysIn = (year: number, month: number): number => [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
 
@@ -33,7 +35,9 @@ export const daysIn = (year: number, month: number): number => [31, isLeap(year)
  * A date for `--since`/`--until`: ISO (`2026-11-01`, `2026-11-01T10:00Z`), `3 days ago`,
  * `yesterday`, `today`, `now`. Nothing else: JavaScript's own parser reads `0` as 2000,
  * `week 1` as 2001 and `2026-02-30` as March 2, so a typo would filter by a date nobody meant.
- * A date without a time is midnight UTC; a time without a zone is local.
+ * A date without a time is midnight UTC, and so is a time without a zone, as an imported `ts` is:
+ * the same command gives the same answer on every machine. A relative date further back than
+ * the year 0000 is that year, the earliest a stored time can be.
  */
 export function parseDateBound(text: string, now: Date): Date | undefined {
   const value = text.trim().toLowerCase();
@@ -41,7 +45,7 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
   if (value === 'today') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   if (value === 'yesterday') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1));
   const relative = /^(\d+)\s*(second|minute|hour|day|week|month|year)s?(\s+ago)?$/.exec(value);
-  if (relative) return new Date(now.getTime() - Number(relative[1]) * (UNITS[relative[2] as string] as number));
+  if (relative) return new Date(Math.max(EARLIEST, now.getTime() - Number(relative[1]) * (UNITS[relative[2] as string] as number)));
   const iso = ISO_DATE.exec(text.trim());
   if (!iso) return undefined;
   const [, year, month, day, hour, minute, second, fraction, zone] = iso as unknown as [string, string, string, string, string?, string?, string?, string?, string?];
@@ -51,7 +55,7 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
     if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return undefined;
     const offset = zone && !/^z$/i.test(zone) ? /^([+-])(\d{2}):?(\d{2})$/.exec(zone) : null;
     if (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59)) return undefined;
-    normalized += `T${pad(hour)}:${minute}${second ? `:${second}${fraction ?? ''}` : ''}${offset ? `${offset[1]}${offset[2]}:${offset[3]}` : zone ? 'Z' : ''}`;
+    normalized += `T${pad(hour)}:${minute}${second ? `:${second}${fraction ?? ''}` : ''}${offset ? `${offset[1]}${offset[2]}:${offset[3]}` : 'Z'}`;
   }
   const date = new Date(normalized);
   return Number.isNaN(date.getTime()) ? undefined : date;

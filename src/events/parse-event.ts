@@ -184,7 +184,9 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
 
 function placeOf(raw: Record<string, unknown>, ctx: EventContext): Pick<CortexEvent, 'branch' | 'commit'> {
   const placed = raw.branch !== undefined || raw.commit !== undefined;
-  return { branch: readNullableString(raw, 'branch', placed ? null : ctx.branch), commit: readNullableString(raw, 'commit', placed ? null : ctx.commit) };
+  const commit = readNullableString(raw, 'commit', placed ? null : ctx.commit);
+  // git prints hashes in lower case, and a hash is compared as text from here on.
+  return { branch: readNullableString(raw, 'branch', placed ? null : ctx.branch), commit: commit && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(commit) ? commit.toLowerCase() : commit };
 }
 
 /** A journal line must be complete: anything missing means it was not written by Cortex. */

@@ -15,7 +15,16 @@ import type { Repo } from '../git/repo.js';
 const STALE_MS = 12 * 3_600_000;
 const path = (repo: Repo) => join(repo.gitDir, 'cortex', 'active-session.json');
 
+/**
+ * A session id goes into commit messages as it is: one with a line break or a control character
+ * in it (a hand-made payload, never Claude Code's UUIDs) would write a trailer of its own choosing
+ * ("s\nSigned-off-by: …"), so such an id is never recorded or read back. Nor is the hook's
+ * stand-in for a payload that named none.
+ */
+const trailerSafe = (session: string): boolean => /^[^\s\p{Cc}]{1,200}$/u.test(session) && session !== 'unknown-session';
+
 export async function markSessionActive(repo: Repo, session: string): Promise<void> {
+  if (!trailerSafe(session)) return;
   const file = path(repo);
   await mkdir(dirname(file), { recursive: true })
     .then(() => writeFile(file, JSON.stringify({ session, ts: new Date().toISOString() })))
@@ -30,7 +39,7 @@ export async function markSessionEnded(repo: Repo, session: string): Promise<voi
 export async function readActiveSession(repo: Repo, now = Date.now()): Promise<string | null> {
   try {
     const record = JSON.parse(await readFile(path(repo), 'utf8')) as { session?: unknown; ts?: unknown };
-    if (typeof record.session !== 'string' || typeof record.ts !== 'string') return null;
+    if (typeof record.session !== 'string' || typeof record.ts !== 'string' || !trailerSafe(record.session)) return null;
     return now - Date.parse(record.ts) < STALE_MS ? record.session : null;
   } catch {
     return null;

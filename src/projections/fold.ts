@@ -148,13 +148,19 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
   const superseded = new Map<string, string>();
   const named: CortexEvent[] = [];
   const corrections: CortexEvent[] = [];
+  // An amendment of an amendment amends the memory the first one did: amendment id → that memory's id.
+  const amendsMemory = new Map<string, string>();
   for (const e of events) {
     if (PERMANENT.has(e.type) && e.meta.supersedes !== undefined) named.push(e);
     const id = targetOf(e);
     if (!id) continue;
     if (CORRECTIONS.has(e.type)) corrections.push(e);
     if (e.type === 'event_retracted') retracted.add(id);
-    else if (e.type === 'event_amended') amended.set(id, { content: e.content, ts: e.ts });
+    else if (e.type === 'event_amended') {
+      const memory = amendsMemory.get(id) ?? id;
+      amendsMemory.set(e.id, memory);
+      amended.set(memory, { content: e.content, ts: e.ts });
+    }
     else if (e.type === 'decision_superseded') superseded.set(id, str(e.meta.by) ?? '');
   }
   if (named.length > 0) supersedeNamed(events, named, retracted, superseded);
@@ -291,26 +297,33 @@ export function foldMemory(allEvents: readonly CortexEvent[], settings: Projecti
 }
 
 /**
- * What decisions' `meta.supersedes` name, as superseded by them: a full id, or a unique prefix or
- * suffix of 6+ characters (the 8 `cortex log --oneline` and the briefing show) of a decision,
- * rejection or preference. A name that fits none, or several, retires nothing; so does a
- * superseding decision that was forgotten. A supersession an event records comes first.
+ * What decisions' `meta.supersedes` name, as superseded by them: a full id (an imported one may
+ * be as short as one character), or a unique prefix or suffix of 6+ characters (the 8 `cortex log
+ * --oneline` and the briefing show) of a decision, rejection or preference. A name that fits none,
+ * or several, retires nothing; so does a superseding decision that was forgotten. A supersession
+ * an event records comes first. Two decisions that each name the other (an import can say
+ * anything) leave the later one standing, as a reversal would.
  */
 function supersedeNamed(events: readonly CortexEvent[], named: readonly CortexEvent[], retracted: ReadonlySet<string>, superseded: Map<string, string>): void {
-  const wanted = new Map<string, Set<string>>();
-  for (const e of named) if (!retracted.has(e.id)) for (const ref of supersedesOf(e)) if (ref.length >= 6) wanted.set(ref.toUpperCase(), new Set());
+  const wanted = new Map<string, { exact?: string; partial: Set<string> }>();
+  for (const e of named) if (!retracted.has(e.id)) for (const ref of supersedesOf(e)) wanted.set(ref.toUpperCase(), { partial: new Set() });
   if (wanted.size === 0) return;
   for (const e of events) {
     if (!PERMANENT.has(e.type)) continue;
     const id = e.id.toUpperCase();
-    for (const [ref, found] of wanted) if (id.startsWith(ref) || id.endsWith(ref)) found.add(e.id);
+    for (const [ref, found] of wanted) {
+      if (id === ref) found.exact = e.id;
+      else if (ref.length >= 6 && (id.startsWith(ref) || id.endsWith(ref))) found.partial.add(e.id);
+    }
   }
   for (const e of named) {
     if (retracted.has(e.id)) continue;
     for (const ref of supersedesOf(e)) {
       const found = wanted.get(ref.toUpperCase());
-      const old = found?.size === 1 ? [...found][0] : undefined;
-      if (old && old !== e.id && !retracted.has(old) && !superseded.has(old)) superseded.set(old, e.id);
+      const old = found?.exact ?? (found?.partial.size === 1 ? [...found.partial][0] : undefined);
+      if (!old || old === e.id || retracted.has(old)) continue;
+      if (superseded.get(e.id) === old && !superseded.has(old)) superseded.delete(e.id);
+      if (!superseded.has(old)) superseded.set(old, e.id);
     }
   }
 }

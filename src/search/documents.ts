@@ -133,7 +133,8 @@ export function analyseDoc(doc: StoredDoc): AnalysedDoc {
  * amendment hides the text it replaces (the amendment is found instead), a supersession marks a
  * decision as replaced. Each applies only where the editing event is visible. A supersession a
  * decision names itself (`meta.supersedes`: `remember --supersedes`, a tag) may name its target
- * by a prefix or suffix of its id, as the briefing and `log --oneline` show it (`named`).
+ * by its id or by a prefix or suffix of 6+ characters, as the briefing and `log --oneline` show
+ * it (`named`).
  */
 export interface SearchEdit {
   kind: 'retract' | 'amend' | 'supersede';
@@ -145,9 +146,7 @@ export interface SearchEdit {
 
 export function editsOf(e: CortexEvent): Array<Omit<SearchEdit, 'place'>> {
   if (e.meta.supersedes !== undefined && PERMANENT.has(e.type)) {
-    return supersedesOf(e)
-      .filter((ref) => ref.length >= 6)
-      .map((ref) => ({ kind: 'supersede', target: ref.toUpperCase(), by: e.id, named: true }));
+    return supersedesOf(e).map((ref) => ({ kind: 'supersede', target: ref.toUpperCase(), by: e.id, named: true }));
   }
   const target = str(e.meta.target) ?? str(e.meta.id);
   if (!target) return [];

@@ -261,22 +261,30 @@ function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { show
   const retracted = new Set<string>();
   const amendedBy = new Map<string, string>();
   const byId = new Map<string, string>();
-  const named: Array<{ ref: string; by: string }> = [];
-  for (const edit of meta.edits) {
+  const named: Array<{ ref: string; by: string; order: number }> = [];
+  for (const [order, edit] of meta.edits.entries()) {
     if (!visiblePlace[edit.place]) continue;
     if (edit.kind === 'retract') retracted.add(edit.target);
     else if (edit.kind === 'amend') amendedBy.set(edit.target, edit.by ?? '');
-    else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '' });
+    else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '', order });
     else byId.set(edit.target, edit.by ?? '');
   }
   const shown = (doc: StoredDoc): boolean => !retracted.has(doc.id) && (doc.amendedBy ?? '') === (amendedBy.get(doc.id) ?? '');
   // A forgotten decision replaces nothing.
   const live = named.filter((n) => !retracted.has(n.by));
+  // A full id of any length names its decision; a part of one (as the briefing shows ids) needs 6+ characters.
+  const naming = (id: string) => {
+    const upper = id.toUpperCase();
+    return live.find((n) => n.by !== id && (upper === n.ref || (n.ref.length >= 6 && (upper.startsWith(n.ref) || upper.endsWith(n.ref)))));
+  };
   const superseded = (id: string): string | undefined => {
     const by = byId.get(id);
     if (by !== undefined || live.length === 0) return by;
-    const upper = id.toUpperCase();
-    return live.find((n) => n.by !== id && (upper === n.ref || upper.startsWith(n.ref) || upper.endsWith(n.ref)))?.by;
+    const found = naming(id);
+    if (!found) return undefined;
+    // Two decisions that each name the other: the later one stands, as the projections judge it.
+    const back = naming(found.by);
+    return back && back.by === id && back.order > found.order ? undefined : found.by;
   };
   return { shown, superseded };
 }

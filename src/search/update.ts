@@ -160,7 +160,9 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: Reado
       const parents = rewrittenParentsOf(e);
       if (parents) meta.rewriteParents.push(parents);
     }
-    for (const edit of editsOf(e)) meta.edits.push({ ...edit, place: placeOf(e) });
+    // An amendment of an amendment amends the memory the first one did.
+    const amends = e.type === 'event_amended' ? amendedMemory(e, byId) : undefined;
+    for (const edit of editsOf(e)) meta.edits.push({ ...edit, ...(amends && edit.kind === 'amend' ? { target: amends.id } : {}), place: placeOf(e) });
     const named = isNamedByTrackedFiles(e);
     if (!named && !isIndexed(e)) continue;
     const millis = Math.max(0, millisOf(e.ts)); // before 1970 or unreadable: the epoch
@@ -168,7 +170,7 @@ function absorb(meta: SearchMeta, events: readonly CortexEvent[], earlier: Reado
     if (named) listed.push({ id: e.id, place, millis });
     byId.set(e.id, e);
     if (!isIndexed(e)) continue;
-    const doc = e.type === 'event_amended' ? amendedDoc(e, byId.get(String(e.meta.target ?? ''))) : storedDoc(e);
+    const doc = e.type === 'event_amended' ? amendedDoc(e, amends) : storedDoc(e);
     docs.push(doc);
     // Seconds fit 32 bits until 2106: a clock set far ahead is kept at the last second they hold.
     attrs.push({ place, time: Math.min(Math.floor(millis / 1000), MAX_SECONDS), milli: millis % 1000, type: typeCode(doc.type) as number });
@@ -204,9 +206,29 @@ async function rebuild(dir: string, events: readonly CortexEvent[], tip: string 
  */
 async function amendedBefore(journal: Journal, events: readonly CortexEvent[]): Promise<Map<string, CortexEvent>> {
   const ids = new Set(events.map((e) => e.id));
-  const wanted = new Set(events.filter((e) => e.type === 'event_amended' && typeof e.meta.target === 'string' && !ids.has(e.meta.target)).map((e) => e.meta.target as string));
-  if (wanted.size === 0) return new Map();
-  return new Map((await readAll(journal)).events.filter((e) => wanted.has(e.id)).map((e) => [e.id, e]));
+  const wanted = events.filter((e) => e.type === 'event_amended' && typeof e.meta.target === 'string' && !ids.has(e.meta.target));
+  if (wanted.length === 0) return new Map();
+  const all = new Map((await readAll(journal)).events.map((e) => [e.id, e]));
+  // The memory each amends, and any amendments on the way to it.
+  const out = new Map<string, CortexEvent>();
+  for (const amendment of wanted) {
+    let target = all.get(amendment.meta.target as string);
+    for (let hops = 0; target && hops < MAX_AMENDMENT_CHAIN; hops++) {
+      out.set(target.id, target);
+      target = target.type === 'event_amended' && typeof target.meta.target === 'string' ? all.get(target.meta.target) : undefined;
+    }
+  }
+  return out;
+}
+
+/** How far an amendment of an amendment of … is followed back to the memory: further is a loop. */
+const MAX_AMENDMENT_CHAIN = 32;
+
+/** The memory an amendment amends, through amendments of amendments; undefined when it is not in `byId`. */
+function amendedMemory(amendment: CortexEvent, byId: ReadonlyMap<string, CortexEvent>): CortexEvent | undefined {
+  let target = byId.get(String(amendment.meta.target ?? ''));
+  for (let hops = 0; target?.type === 'event_amended' && hops < MAX_AMENDMENT_CHAIN; hops++) target = byId.get(String(target.meta.target ?? ''));
+  return target?.type === 'event_amended' ? undefined : target;
 }
 
 async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null, earlier: ReadonlyMap<string, CortexEvent>): Promise<SearchMeta | null> {

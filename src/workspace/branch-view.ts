@@ -451,11 +451,20 @@ async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: Re
 const FOREIGN_SAMPLE = 200;
 
 /** Which of these commits the repository has (one `git cat-file --batch-check`; none asked, no call). */
+/**
+ * Which of the recorded commits this clone has. Only a full hash names a commit: an imported
+ * line's `commit` may say anything ("HEAD", a branch, a short hash), and git would resolve that
+ * to HEAD's own commit, judging everything recorded there to be on another line of history.
+ */
 async function existingCommits(repo: Repo, commits: readonly string[]): Promise<Set<string>> {
-  if (commits.length === 0) return new Set();
-  const { stdout } = await runGit(['cat-file', '--batch-check'], { cwd: repo.workTree ?? repo.gitDir, input: `${commits.join('\n')}\n` });
-  return new Set(stdout.split('\n').filter((line) => / commit \d+$/.test(line)).map((line) => line.split(' ')[0] as string));
+  const hashes = commits.filter((c) => FULL_HASH.test(c));
+  if (hashes.length === 0) return new Set();
+  const { stdout } = await runGit(['cat-file', '--batch-check'], { cwd: repo.workTree ?? repo.gitDir, input: `${hashes.join('\n')}\n` });
+  const found = new Set(stdout.split('\n').filter((line) => / commit \d+$/.test(line)).map((line) => line.split(' ')[0] as string));
+  return new Set(hashes.filter((c) => found.has(c)));
 }
+
+const FULL_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The merges HEAD's history reverts (`git revert -m <n> <merge>`, by hand or by a forge's revert

@@ -2,13 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath } from '../helpers/cli.js';
+import { CLI, cortex, cortexAsync, cortexJson, cortexOnPath, gitWith } from '../helpers/cli.js';
 import { git, sharedRemote, tempDir, tempRepo, writeTree } from '../helpers/repo.js';
 
-/** git with `cortex` on PATH, as a user's shell has it (hooks and the merge driver call it). */
-function gitWith(env: NodeJS.ProcessEnv) {
-  return (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
-}
 const remember = (dir: string, text: string, ...args: string[]) => {
   const r = cortex(dir, ['remember', text, ...args, '--json']);
   if (r.code !== 0) throw new Error(r.stderr);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,4 +63,9 @@ export function cortexJson<T>(cwd: string, args: string[]): T {
 export function cortexOnPath(binDir: string): NodeJS.ProcessEnv {
   writeFileSync(join(binDir, 'cortex'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
   return { ...process.env, PATH: `${binDir}:${process.env.PATH}` };
+}
+
+/** git with `cortex` on PATH, as a user's shell has it (hooks and the merge driver call it). */
+export function gitWith(env: NodeJS.ProcessEnv) {
+  return (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 }
