@@ -19,7 +19,8 @@ const verb = process.argv[2];
 
 // Hooks run on every prompt and every stop: they skip yargs and load a bundle of their own
 // (src/hook.ts). The specifier is a variable so the CLI's bundler leaves that file separate.
-if (verb === 'hook' || verb === 'git-hook') {
+// `cortex hook --help` asks for help, which yargs gives; no hook is ever named --help.
+if ((verb === 'hook' || verb === 'git-hook') && !['--help', '-h'].includes(process.argv[3] ?? '')) {
   const hookEntry = './hook.js';
   await import(hookEntry);
 }
@@ -93,13 +94,13 @@ function commands(cli: Argv, io: CommandIO): Argv {
         y
           .positional('text', { type: 'string', array: true, describe: 'the memory (after -- when it starts with a dash)' })
           .options({
-            type: { alias: 't', type: 'string', describe: 'decision | rejected | learned | plan | preference | error | done (or a full type name); default learned, or decision with --supersedes' },
+            type: { alias: 't', type: 'string', describe: 'decision | rejected | learned | plan | step | preference | error | done (or a full type name); default learned, or decision with --supersedes' },
             why: { type: 'string', describe: 'the reason behind it' },
             instead: { type: 'string', describe: 'what was chosen instead (for a rejected approach)' },
             file: { alias: 'f', type: 'string', array: true, describe: 'a related file (repeatable)' },
             tag: { type: 'string', array: true, describe: 'a tag (repeatable)' },
             session: { type: 'string', describe: 'session id to record (default: cli)' },
-            supersedes: { type: 'string', describe: 'the id (or a unique prefix or suffix, e.g. what log --oneline prints) of a decision this one replaces' },
+            supersedes: { type: 'string', describe: 'the id (or a unique prefix or suffix, e.g. what log --oneline prints) of a decision, rejected approach or preference this one replaces' },
             step: { type: 'string', array: true, describe: 'a step of a plan (repeatable; default: the text\'s list items, or its parts between semicolons)' },
             ...jsonOption,
           }),
@@ -236,7 +237,7 @@ function commands(cli: Argv, io: CommandIO): Argv {
     )
     .command(
       'uninstall',
-      'remove what cortex init added to git (hook blocks, merge driver, .gitattributes line) and .claude/; the journal stays',
+      'remove what cortex init added: git hook blocks, the merge driver and its .gitattributes line, .cortex/*.md files as init wrote them, Claude Code hooks and rules, the .mcp.json entry; the journal stays',
       (y) => y.options(jsonOption),
       (argv) => run(async () => (await import('./commands/uninstall.js')).runUninstall(argv, io)),
     )

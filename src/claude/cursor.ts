@@ -21,7 +21,15 @@ export interface SessionCursor {
 
 const HEAD_BYTES = 4096;
 
-const cursorPath = (cortexDir: string, session: string) => join(cortexDir, 'sessions', `${session.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+/**
+ * A session's file: its id where that is a safe file name (Claude Code's UUIDs), else the id made
+ * safe plus a hash of it, so ids that differ only in unsafe characters (`x:1`, `x/1`) never share
+ * a cursor (the second would read from where the first stopped and store nothing).
+ */
+function cursorPath(cortexDir: string, session: string): string {
+  const name = /^[A-Za-z0-9._-]{1,100}$/.test(session) && !/^\.+$/.test(session) ? session : `${session.slice(0, 60).replace(/[^A-Za-z0-9._-]/g, '_')}~${createHash('sha1').update(session).digest('hex').slice(0, 12)}`;
+  return join(cortexDir, 'sessions', `${name}.json`);
+}
 
 export async function readCursor(cortexDir: string, session: string): Promise<SessionCursor> {
   try {

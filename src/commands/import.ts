@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
+import { decodeText, hasByteOrderMark } from '../decode-text.js';
 import { parseImportLines } from '../events/parse-import.js';
 import { append, captureContext, readAll } from '../journal/journal.js';
 import { withJournalWriteLock } from '../journal/write-lock.js';
@@ -15,12 +17,16 @@ export interface ImportArgs {
 
 async function readInput(args: ImportArgs, io: CommandIO): Promise<string> {
   if (args.file === '-') return io.readStdin();
+  let bytes: Buffer;
   try {
-    return await readFile(resolve(io.cwd, args.file), 'utf8');
+    bytes = await readFile(resolve(io.cwd, args.file));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new CortexError('FILE_NOT_FOUND', code === 'ENOENT' ? `${args.file}: no such file` : `${args.file}: cannot read (${code})`);
   }
+  // Latin-1 or another legacy encoding would be stored with its accents turned into U+FFFD.
+  if (!hasByteOrderMark(bytes) && !isUtf8(bytes)) throw new CortexError('INVALID_INPUT', `${args.file}: not UTF-8 text; save it as UTF-8 and import again (nothing imported)`);
+  return decodeText(bytes);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { discoverRepo, readAuthor } from '../git/repo.js';
+import { decodeText } from '../decode-text.js';
 import { openJournal, type Journal } from '../journal/journal.js';
 import type { LineProblem } from '../journal/parse-shard.js';
 import { colourEnabled, createPaint, type Paint } from '../format/paint.js';
@@ -24,7 +25,7 @@ export function processIO(): CommandIO {
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      return decodeText(Buffer.concat(chunks));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { planSteps } from '../capture/layer1.js';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
+import { truncate } from '../projections/markdown.js';
 import { append, buildEvents, captureContext, readAll, type Journal } from '../journal/journal.js';
 import { resolveEventType, type CortexEvent, type Meta } from '../events/types.js';
 import { foldMemory, normalizeText } from '../projections/fold.js';
@@ -58,10 +59,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   const journal = await openJournalAt(io, { forWriting: true });
   // A step belongs to the plan in view here: once branches merge, "the plan most recently worked
   // on" may be another branch's, which never had this step.
-  if (type === 'plan_step_completed') {
-    const plan = await planInView(journal, content);
-    if (plan) meta.plan_id = plan;
-  }
+  if (type === 'plan_step_completed') meta.plan_id = await planInView(journal, content);
   const ctx = await captureContext(journal, args.session ?? 'cli', 'cli:remember');
   const [event] = buildEvents([{ type, content, meta }], ctx);
   const events = [event!];
@@ -95,11 +93,16 @@ function supersedable(events: readonly CortexEvent[], inView: readonly CortexEve
 
 /**
  * The plan a step ticks on HEAD: the open plan that has a step of that text (the newest, when
- * several do), else the plan in progress. Two plans are open at once after a merge.
+ * several do). Two plans are open at once after a merge. A text no open plan has is refused, with
+ * the steps there are: stored, a typo would become a new step, done, and the one meant stay open.
  */
-async function planInView(journal: Journal, step: string): Promise<string | undefined> {
+async function planInView(journal: Journal, step: string): Promise<string> {
   const [{ events }, { settings }] = await Promise.all([readAll(journal), readSettings(journal)]);
   const state = foldMemory(await eventsInView(journal.repo, events), settings, new Date());
   const named = state.plans.filter((p) => !p.complete && p.steps.some((s) => normalizeText(s.text) === normalizeText(step)));
-  return (named.sort((a, b) => (a.updated < b.updated ? 1 : -1))[0] ?? state.activePlan)?.id;
+  const plan = named.sort((a, b) => (a.updated < b.updated ? 1 : -1))[0];
+  if (plan) return plan.id;
+  const open = state.activePlan?.steps.filter((s) => !s.done).map((s) => `"${truncate(s.text, 60)}"`) ?? [];
+  if (open.length === 0) throw new CortexError('INVALID_INPUT', `no plan in progress here has a step "${truncate(step, 60)}": nothing stored (record finished work with --type done, or a plan with --type plan --step …)`);
+  throw new CortexError('INVALID_INPUT', `the plan in progress has no step "${truncate(step, 60)}": nothing stored (its open steps: ${open.slice(0, 5).join(', ')}${open.length > 5 ? ', …' : ''})`);
 }

@@ -124,6 +124,19 @@ function readMeta(raw: Record<string, unknown>): Meta {
   return meta;
 }
 
+/**
+ * An imported line's meta, with what it says beside it: `cortex search --json` prints `reason`,
+ * `alternative`, `files` and `tags` at the top level, and a line copied from there (or written
+ * by hand the same way) means them as meta. A lone file or tag is a list of one.
+ */
+const META_BESIDE = ['reason', 'alternative', 'files', 'tags'] as const;
+function readImportedMeta(raw: Record<string, unknown>): Meta {
+  const meta: Meta = { ...readMeta(raw) };
+  for (const key of META_BESIDE) if (meta[key] === undefined && raw[key] !== undefined && raw[key] !== null) meta[key] = raw[key];
+  for (const key of ['files', 'tags'] as const) if (typeof meta[key] === 'string') meta[key] = [meta[key]];
+  return meta;
+}
+
 function readId(raw: Record<string, unknown>): string | undefined {
   const id = raw.id;
   if (id === undefined || id === null) return undefined;
@@ -177,7 +190,7 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
       confidence: readUnit(raw, 'confidence', defaultConfidence(provenance)),
       immortal: isImmortal(type) || raw.immortal === true,
       provenance,
-      meta: readMeta(raw),
+      meta: readImportedMeta(raw),
     };
   });
 }

@@ -16,7 +16,8 @@ export function parseImportLines(text: string, ctx: EventContext): { events: Cor
   const errors: ImportLineError[] = [];
   const seen = new Set<string>();
   let repeated = 0;
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  // A bare CR ends a line too (old Mac files): JSON escapes every CR inside a string.
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     let raw: unknown;

@@ -78,7 +78,7 @@ function renderWithin(input: BriefingInput, limit: number): Briefing {
     if (state.activePlan && chosen.planWindow) sections.plan = renderPlan(state.activePlan, chosen.planWindow, provenance);
     sections.decisions = renderDecisions(chosen.decisions, provenance);
     if (chosen.recent.length > 0) sections.recent = [heading(2, text('Recent work')), list(chosen.recent.map((i) => recentEntry(i, provenance)))];
-    sections.omitted = omittedSection({ warnings: warnings.length - chosen.warnings, plan: Boolean(state.activePlan) && !chosen.planWindow, decisions: permanent.length - chosen.decisions.length + archived, recent: recentItems.length - chosen.recent.length });
+    sections.omitted = omittedSection({ warnings: warnings.length - chosen.warnings, plan: Boolean(state.activePlan) && !chosen.planWindow, decisions: permanent.length - chosen.decisions.length, archived, recent: recentItems.length - chosen.recent.length });
     return fillTemplate(template, sections);
   };
 
@@ -118,7 +118,7 @@ function renderWithin(input: BriefingInput, limit: number): Briefing {
     else if (chosen.warnings > 0) chosen.warnings -= 1;
     else if (chosen.planWindow) chosen.planWindow = null;
     else {
-      markdown = bareMinimum(template, limit, { warnings: warnings.length, plan: Boolean(state.activePlan), decisions: permanent.length + archived, recent: recentItems.length });
+      markdown = bareMinimum(template, limit, { warnings: warnings.length, plan: Boolean(state.activePlan), decisions: permanent.length, archived, recent: recentItems.length });
       break;
     }
     markdown = renderMarkdown(build());
@@ -145,8 +145,8 @@ function renderWithin(input: BriefingInput, limit: number): Briefing {
 function bareMinimum(template: ReturnType<typeof parseMarkdown>, limit: number, omitted: Omitted): string {
   // The whole count if it fits, else one number: what is left out is never left out unsaid.
   // Trailing blocks (the note on keeping memory) go first, never the count.
-  const all = omitted.warnings + (omitted.plan ? 1 : 0) + omitted.decisions + omitted.recent;
-  const lines = [omittedSection(omitted), all > 0 ? [paragraph(text(`Not shown, to stay within the budget: ${all} more (`), code('cortex decisions'), text(').'))] : []];
+  const all = omitted.warnings + (omitted.plan ? 1 : 0) + omitted.decisions + omitted.archived + omitted.recent;
+  const lines = [omittedSection(omitted), all > 0 ? [paragraph(text(`Not shown, to stay within the budget: ${all} more (`), code('cortex decisions'), text(', '), code('cortex search <query>'), text(').'))] : []];
   for (const line of lines) {
     const blocks = fillTemplate(template, { omitted: line });
     const keep = line[0] ? blocks.indexOf(line[0]) + 1 : 1;
@@ -283,18 +283,29 @@ function planItem(plan: PlanState): MemoryItem {
 interface Omitted {
   warnings: number;
   plan: boolean;
+  /** Decisions, rejections and preferences the budget left out. */
   decisions: number;
+  /** Those archived (unused for many sessions): never in a briefing, whatever its budget. */
+  archived: number;
   recent: number;
 }
 
-const omittedSection = (omitted: Omitted): RootContent[] => (omitted.warnings + omitted.decisions + omitted.recent > 0 || omitted.plan ? [paragraph(...omittedLine(omitted))] : []);
+const omittedSection = (omitted: Omitted): RootContent[] => (omitted.warnings + omitted.decisions + omitted.archived + omitted.recent > 0 || omitted.plan ? [paragraph(...omittedLine(omitted))] : []);
 
-function omittedLine({ warnings, plan, decisions, recent }: Omitted): PhrasingContent[] {
+function omittedLine(omitted: Omitted): PhrasingContent[] {
+  const cut = budgetLine(omitted);
+  if (omitted.archived === 0) return cut;
+  const archived = [text(`${omitted.archived} archived (`), code('cortex decisions'), text(').')];
+  return cut.length > 0 ? [...cut, text(' '), ...archived] : [text('Not shown: '), ...archived];
+}
+
+function budgetLine({ warnings, plan, decisions, recent }: Omitted): PhrasingContent[] {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const parts: PhrasingContent[][] = [];
   if (warnings > 0) parts.push([text(`${plural(warnings, 'warning', 'warnings')} to check first`)]);
   if (plan) parts.push([text('the active plan ('), code('cortex plan'), text(')')]);
   if (decisions > 0) parts.push([text(`${plural(decisions, 'more decision', 'more decisions')} (`), code('cortex decisions'), text(')')]);
   if (recent > 0) parts.push([text(`${plural(recent, 'older item', 'older items')} (`), code('cortex search <query>'), text(')')]);
+  if (parts.length === 0) return [];
   return [text('Not shown, to stay within the budget: '), ...parts.flatMap((part, i) => (i === 0 ? part : [text('; '), ...part])), text('.')];
 }

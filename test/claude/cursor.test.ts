@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyCaptureState } from '../../src/capture/extract.js';
-import { readTail, type SessionCursor } from '../../src/claude/cursor.js';
+import { readCursor, readTail, writeCursor, type SessionCursor } from '../../src/claude/cursor.js';
 import { tempDir } from '../helpers/repo.js';
 
 /** Reads `path` from the start, a chunk at a time, as successive hooks do: what each read returns. */
@@ -36,5 +36,15 @@ describe('readTail', () => {
     expect(reads.map((r) => r.names)).toEqual([['a'], ['long'], ['b'], [], ['c']]);
     expect(reads.map((r) => r.skipped)).toEqual([0, 0, 0, record('huge', 5000).length, 0]);
     expect(reads.at(-1)!.more).toBe(false);
+  });
+});
+
+describe('session cursors', () => {
+  it('keeps one cursor per session id, even for ids that differ only in characters a file name cannot hold', async () => {
+    const dir = tempDir();
+    const ids = ['x:1', 'x_1', 'x/1', '..', 'a'.repeat(300)];
+    for (const [i, id] of ids.entries()) await writeCursor(dir, id, { transcript: `/t${i}.jsonl`, offset: i + 1, head: null, state: emptyCaptureState() });
+    for (const [i, id] of ids.entries()) expect((await readCursor(dir, id)).offset).toBe(i + 1);
+    expect((await readCursor(dir, 'x-1')).fresh).toBe(true);
   });
 });

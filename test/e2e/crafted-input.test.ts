@@ -60,6 +60,46 @@ describe('imported events that say something odd', () => {
   });
 });
 
+describe('import files as other tools write them', () => {
+  const line = (content: string) => JSON.stringify({ type: 'learned', content, ts: '2026-01-05T00:00:00Z' });
+
+  it('reads UTF-16 with a byte-order mark (PowerShell\'s default) and bare-CR line ends; refuses Latin-1 in one line, importing nothing', () => {
+    const dir = initialized();
+    const folder = tempDir();
+    writeFileSync(join(folder, 'utf16.jsonl'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${line('Ünïcode from PowerShell')}\r\n`, 'utf16le')]));
+    writeFileSync(join(folder, 'cr.jsonl'), `${line('old mac one')}\r${line('old mac two')}\r`);
+    writeFileSync(join(folder, 'latin1.jsonl'), Buffer.from(`${line('café latin')}\n`, 'latin1'));
+    expect(cortex(dir, ['import', join(folder, 'utf16.jsonl')]).code).toBe(0);
+    expect(cortex(dir, ['import', join(folder, 'cr.jsonl')]).stdout).toContain('Imported 2 events');
+    const latin = cortex(dir, ['import', join(folder, 'latin1.jsonl')]);
+    expect(latin.code).toBe(1);
+    expect(latin.stderr.trim()).toMatch(/^cortex: .*latin1\.jsonl: not UTF-8 text; save it as UTF-8/);
+    expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content).sort()).toEqual(['old mac one', 'old mac two', 'Ünïcode from PowerShell']);
+  });
+
+  it('takes reason, alternative, files and tags written beside meta (as search --json prints them) as meta', () => {
+    const dir = initialized();
+    importLines(dir, [{ type: 'decision', content: 'Use Zod for request validation', ts: '2026-01-05T00:00:00Z', reason: 'one schema for types and checks', alternative: 'Joi', files: 'src/api/validate.ts', tags: ['api'] }]);
+    const [hit] = cortexJson<Array<{ reason: string; alternative: string; files: string[]; tags: string[] }>>(dir, ['search', 'zod validation']);
+    expect(hit).toMatchObject({ reason: 'one schema for types and checks', alternative: 'Joi', files: ['src/api/validate.ts'], tags: ['api'] });
+  });
+});
+
+describe('remember --type step', () => {
+  it('refuses a step the plan in progress does not have, naming its open steps and storing nothing; ticks one it has', () => {
+    const dir = initialized();
+    expect(cortex(dir, ['remember', 'Release', '-t', 'plan', '--step', 'cut branch', '--step', 'publish']).code).toBe(0);
+    const typo = cortex(dir, ['remember', 'cut brnach', '-t', 'step']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr.trim()).toBe('cortex: the plan in progress has no step "cut brnach": nothing stored (its open steps: "cut branch", "publish")');
+    expect(cortexJson<unknown[]>(dir, ['log', '--type', 'step'])).toEqual([]);
+    expect(cortex(dir, ['remember', 'cut branch', '-t', 'step']).code).toBe(0);
+    expect(cortex(dir, ['plan']).stdout).toMatch(/✓ +1\. cut branch[\s\S]*2\. publish/);
+    const empty = initialized();
+    expect(cortex(empty, ['remember', 'anything', '-t', 'step']).stderr).toMatch(/no plan in progress here has a step "anything": nothing stored/);
+  });
+});
+
 describe('log dates', () => {
   it('reads a time without a zone as UTC whatever the machine\'s zone, and a date before year 0 as the earliest', () => {
     const dir = initialized();

@@ -118,8 +118,19 @@ describe('the briefing budget', () => {
     const smallest = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS).markdown;
     expect(smallest).toMatch(/\(Cortex\)\n\n> Recorded by Cortex[^\n]*\n\nNot shown, to stay within the budget: 1 warning to check first; 3 more decisions \(`cortex decisions`\); 1 older item \(`cortex search <query>`\)\.\n$/);
     // Where even that line does not fit beside the preamble, one number does.
-    const tight = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS, 330).markdown;
-    expect(tight).toMatch(/\n\nNot shown, to stay within the budget: 5 more \(`cortex decisions`\)\.\n$/);
+    const tight = render([...decisions, makeEvent({ type: 'learned', content: 'The API paginates at 100 items' })], MIN_BUDGET_TOKENS, 360).markdown;
+    expect(tight).toMatch(/\n\nNot shown, to stay within the budget: 5 more \(`cortex decisions`, `cortex search <query>`\)\.\n$/);
+  });
+
+  it('counts archived decisions as archived, never as cut for the budget, however large the budget', () => {
+    const settings = { ...DEFAULT_SETTINGS, archiveAfterSessions: 2, outdatedAfterSessions: 1 };
+    const old = makeEvent({ type: 'decision', content: 'Use Jenkins for CI', session: 's1', ts: '2026-10-01T09:00:00Z' });
+    const later = ['s2', 's3', 's4'].map((session, i) => makeEvent({ type: 'learned', content: `Note ${i}`, session, ts: `2026-10-0${2 + i}T09:00:00Z` }));
+    const state = foldMemory([old, ...later], settings, NOW);
+    expect(state.decisions.map((d) => d.tier)).toEqual(['archived']);
+    const markdown = renderBriefing({ state, warnings: [], me: 'me@example.com', template: TEMPLATE, budgetTokens: 100_000 }).markdown;
+    expect(markdown).toContain('Not shown: 1 archived (`cortex decisions`).');
+    expect(markdown).not.toContain('to stay within the budget');
   });
 
   it('names each session distinctly: a UUID by its first 8 characters, any other id whole', () => {
