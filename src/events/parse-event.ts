@@ -72,7 +72,12 @@ const ISO_TS = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(Z|[+
 export function isoTime(value: string): Date | null {
   const m = ISO_TS.exec(value.trim());
   if (!m) return null;
-  const text = value.trim().replace(' ', 'T').replace(',', '.');
+  // JavaScript reads a zone only as ±hh:mm: ISO's ±hh and ±hhmm are given their colon.
+  const text = value
+    .trim()
+    .replace(' ', 'T')
+    .replace(',', '.')
+    .replace(/([+-]\d{2}):?(\d{2})?$/, (zone, hours: string, minutes?: string) => (m[1] && m[1].toUpperCase() !== 'Z' ? `${hours}:${minutes ?? '00'}` : zone));
   const date = new Date(m[1] === undefined && text.includes('T') ? `${text}Z` : text);
   return Number.isNaN(date.getTime()) ? null : date;
 }
@@ -94,7 +99,8 @@ function readTimestamp(raw: Record<string, unknown>, fallback: Date | undefined)
 function readContent(raw: Record<string, unknown>): string {
   const content = readString(raw, 'content');
   if (content.trim() === '') fail('"content" is empty');
-  if (content.length > MAX_CONTENT_CHARS) fail(`"content" is longer than ${MAX_CONTENT_CHARS} characters`);
+  // Counted as stored: a file written on Windows has CRLF line ends, which become LF.
+  if (content.length > MAX_CONTENT_CHARS && content.replace(/\r\n/g, '\n').length > MAX_CONTENT_CHARS) fail(`"content" is longer than ${MAX_CONTENT_CHARS} characters`);
   return content;
 }
 

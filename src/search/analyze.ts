@@ -105,7 +105,33 @@ export function analyzeWords(text: string): Array<{ word: string; index: number;
   return out;
 }
 
+/**
+ * Chinese and Japanese write without spaces, so a "word" here is a whole clause: it is indexed as
+ * its overlapping pairs of characters (データベース → デー ータ タベ ベー ース), as Lucene's CJK
+ * analyser does, and a query's word the same way, so any run of two or more characters finds the
+ * text it is part of. By script extension, so the marks both kana share (ー, ゝ) and 々 stay in
+ * the run. Korean, spaced by words, keeps its words whole.
+ */
+const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+const CJK_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
+
+function cjkTerms(word: string): string[] {
+  const terms: string[] = [];
+  for (const [run] of word.matchAll(CJK_RUNS)) {
+    if (!CJK.test(run)) {
+      terms.push(...termsOfWord(run.replace(/^[_.-]+|[_.-]+$/g, '')));
+      continue;
+    }
+    const chars = [...run];
+    if (chars.length === 1) terms.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) terms.push(`${chars[i]}${chars[i + 1]}`);
+  }
+  return terms;
+}
+
 function termsOfWord(word: string): string[] {
+  if (word.length === 0) return [];
+  if (CJK.test(word)) return cjkTerms(word);
   const named = SYMBOL_NAMES[word.toLowerCase()];
   if (named) return [named];
   const parts = word

@@ -117,6 +117,18 @@ describe('normalizeEvent (import and CLI input)', () => {
     expect(result.ok && result.event).toMatchObject({ id: 'evt-1', ts: '2026-01-02T02:04:05.000Z', session: 's1', author: 'a@x', branch: null, commit: 'abc', meta: { reason: 'ops' } });
   });
 
+  it('reads every ISO-8601 zone form: ±hh:mm, ±hhmm and ±hh', () => {
+    const tsOf = (ts: string) => {
+      const result = normalizeEvent({ type: 'learned', content: 'x', ts }, ctx);
+      return result.ok ? result.event.ts : result.error;
+    };
+    expect(tsOf('2026-01-05T10:00:00+05:45')).toBe('2026-01-05T04:15:00.000Z');
+    expect(tsOf('2026-01-05T10:00:00+0545')).toBe('2026-01-05T04:15:00.000Z');
+    expect(tsOf('2026-01-05T10:00+05')).toBe('2026-01-05T05:00:00.000Z');
+    expect(tsOf('2026-01-05T10:00:00-03')).toBe('2026-01-05T13:00:00.000Z');
+    expect(tsOf('2026-01-05')).toBe('2026-01-05T00:00:00.000Z');
+  });
+
   it('reads a time without a zone as UTC, whatever the machine\'s zone, so every clone derives the same time and id', () => {
     const zone = process.env.TZ;
     const at = (tz: string) => {

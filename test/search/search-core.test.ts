@@ -67,6 +67,15 @@ describe('analysis', () => {
     expect(analyze('idempotency-key')).toContain('idempotencykey');
   });
 
+  it('reads Chinese and Japanese, written without spaces, as pairs of characters, so a word inside a clause finds it', () => {
+    const clause = analyze('日本語のデータベースを使う');
+    for (const word of ['日本語', 'データベース']) expect(clause).toEqual(expect.arrayContaining(analyze(word)));
+    expect(analyze('データベース')).toEqual(['デー', 'ータ', 'タベ', 'ベー', 'ース']);
+    expect(analyze('使用PostgreSQL数据库')).toEqual(['使用', ...analyze('PostgreSQL'), '数据', '据库']);
+    expect(analyze('決')).toEqual(['決']);
+    expect(analyze('한국어')).toEqual(['한국어']); // Korean is spaced by words
+  });
+
   it('keeps C++, C# and F# apart from each other and from the letter c', () => {
     expect(analyze('Rewrite the engine in C++')).toEqual(['rewrit', 'engin', 'cpp']);
     expect(analyze('a client in C#, scripts in f#')).toEqual(['client', 'csharp', 'script', 'fsharp']);
