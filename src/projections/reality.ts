@@ -204,6 +204,14 @@ export function realityChecks(state: MemoryState, facts: RepoFacts, shown: reado
       seen.add(tech.name);
       warnings.push({ kind: 'dependency', text: `${tech.name} was rejected, yet ${manifestNames(checked)} depends on it ("${clip(item.content)}").` });
     }
+    // A package the list of technologies does not know, named as the thing rejected ("Joi: …").
+    const named = rejectedPackage(subject);
+    if (!named || seen.has(named)) continue;
+    const ecos = [...deps].filter(([, names]) => names.has(named)).map(([eco]) => eco);
+    const word = new RegExp(`(?<![\\w@/.-])${named.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w/-])`, 'i');
+    if (ecos.length === 0 || state.decisions.some((d) => d.tier === 'active' && word.test(chosenPart(d.content)))) continue;
+    seen.add(named);
+    warnings.push({ kind: 'dependency', text: `${named} was rejected, yet ${manifestNames(ecos)} depends on it ("${clip(item.content)}").` });
   }
 
   if (facts.commitsByOthers.length > 0) {
@@ -223,6 +231,18 @@ export function realityChecks(state: MemoryState, facts: RepoFacts, shown: reado
 export function chosenPart(decision: string): string {
   const cut = /\s(?:rather than|instead of|in place of|over|versus|vs\.?|not|because|since|as|so|but|unless|though|although|until|which|that|for now)\s|[;:(—–]|,\s|\.\s/i.exec(decision);
   return cut ? decision.slice(0, cut.index) : decision;
+}
+
+/**
+ * The package a rejection names first, as the thing it turned down ("Joi", "Rejected lodash:",
+ * "Using axios here"), lower-cased; not a word further in, which may be anything, nor one that
+ * only describes what follows ("a debug endpoint").
+ */
+function rejectedPackage(subject: string): string | null {
+  const rest = subject.replace(/^\s*(?:(?:rejected|ruled out|dropped|considered|tried|not|no|using|use|adding|add|adopting|adopt|switching to|moving to|pulling in|the|a|an)\s+)*/i, '');
+  // The name alone, or followed by what it was for: "debug endpoint" names an endpoint, not debug.
+  const first = /^(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?)(?=\s*$|[,;:.!?)—–]|\s+(?:for|as|in|on|to|here|there|because|since|with|at|instead|over|was|is|would|wouldn't|doesn't|isn't)\b)/i.exec(rest)?.[1]?.replace(/\.$/, '');
+  return first && first.length >= 2 ? first.toLowerCase() : null;
 }
 
 /** Named in the chosen words, and not as what is dropped ("Don't use Redis", "Replace Redis with …", "Move off Redis"). */

@@ -56,6 +56,15 @@ describe('reality checks', () => {
     expect(check([makeEvent({ type: 'rejected', content: 'Rejected Moment.js; date-fns does the same in 2 KB' })], facts({ manifests: [pkg({ 'date-fns': '^3' })] }))).toEqual([]);
   });
 
+  it('fire when a package the technologies list does not know is named as the thing rejected, and only then', () => {
+    const joi = makeEvent({ type: 'rejected', content: 'Joi for request validation, because its types drift from the schema' });
+    expect(check([joi], facts({ manifests: [pkg({ joi: '^17' })] })).map((w) => w.text)).toEqual([expect.stringMatching(/^joi was rejected, yet package\.json depends on it/)]);
+    expect(check([joi], facts({ manifests: [pkg({ zod: '^3' })] }))).toEqual([]);
+    // A word further in is not what was rejected; a later decision that takes it up silences it.
+    expect(check([makeEvent({ type: 'rejected', content: 'A debug endpoint in production' })], facts({ manifests: [pkg({ debug: '^4' })] }))).toEqual([]);
+    expect(check([joi, makeEvent({ type: 'decision', content: 'Use joi after all: zod lacks the custom messages' })], facts({ manifests: [pkg({ joi: '^17' })] }))).toEqual([]);
+  });
+
   it('do not guess: no manifest of the ecosystem, or an ORM that can sit on any database, proves nothing', () => {
     const pg = makeEvent({ type: 'decision', content: 'Use Postgres for storage' });
     expect(check([pg], facts({ manifests: [{ path: 'go.mod', text: 'module x\n' }] })).map((w) => w.kind)).toEqual(['dependency']);
