@@ -1,9 +1,8 @@
-import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { redactMemory } from '../capture/redact.js';
 import { CortexError } from '../errors.js';
-import { decodeText, hasByteOrderMark } from '../decode-text.js';
+import { decodeText, isReadableText } from './decode-text.js';
 import { parseImportLines } from '../events/parse-import.js';
 import { append, captureContext, readAll } from '../journal/journal.js';
 import { withJournalWriteLock } from '../journal/write-lock.js';
@@ -16,16 +15,21 @@ export interface ImportArgs {
 }
 
 async function readInput(args: ImportArgs, io: CommandIO): Promise<string> {
-  if (args.file === '-') return io.readStdin();
+  const name = args.file === '-' ? 'standard input' : args.file;
   let bytes: Buffer;
-  try {
-    bytes = await readFile(resolve(io.cwd, args.file));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CortexError('FILE_NOT_FOUND', code === 'ENOENT' ? `${args.file}: no such file` : `${args.file}: cannot read (${code})`);
+  if (args.file === '-') {
+    if (!io.readStdinBytes) return io.readStdin();
+    bytes = await io.readStdinBytes();
+  } else {
+    try {
+      bytes = await readFile(resolve(io.cwd, args.file));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new CortexError('FILE_NOT_FOUND', code === 'ENOENT' ? `${args.file}: no such file` : `${args.file}: cannot read (${code})`);
+    }
   }
   // Latin-1 or another legacy encoding would be stored with its accents turned into U+FFFD.
-  if (!hasByteOrderMark(bytes) && !isUtf8(bytes)) throw new CortexError('INVALID_INPUT', `${args.file}: not UTF-8 text; save it as UTF-8 and import again (nothing imported)`);
+  if (!isReadableText(bytes)) throw new CortexError('INVALID_INPUT', `${name}: not UTF-8 text; save it as UTF-8 and import again (nothing imported)`);
   return decodeText(bytes);
 }
 

@@ -1,5 +1,5 @@
 import { discoverRepo, readAuthor } from '../git/repo.js';
-import { decodeText } from '../decode-text.js';
+import { decodeText } from './decode-text.js';
 import { openJournal, type Journal } from '../journal/journal.js';
 import type { LineProblem } from '../journal/parse-shard.js';
 import { colourEnabled, createPaint, type Paint } from '../format/paint.js';
@@ -14,19 +14,25 @@ export interface CommandIO {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
   readStdin: () => Promise<string>;
+  /** Standard input as bytes, where the caller checks the encoding itself (import). */
+  readStdinBytes?: () => Promise<Buffer>;
 }
 
 export function processIO(): CommandIO {
+  let stdin: Promise<Buffer> | undefined;
+  const readStdinBytes = (): Promise<Buffer> =>
+    (stdin ??= (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    })());
   return {
     cwd: process.cwd(),
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return decodeText(Buffer.concat(chunks));
-    },
+    readStdin: async () => decodeText(await readStdinBytes()),
+    readStdinBytes,
   };
 }
 

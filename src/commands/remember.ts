@@ -40,7 +40,7 @@ export async function runRemember(args: RememberArgs, io: CommandIO): Promise<nu
   if (!text) throw new CortexError('USAGE', 'nothing to remember: give the text, e.g. cortex remember "Use Postgres" --type decision');
   const typeName = args.type ?? (args.supersedes !== undefined ? 'decision' : 'learned');
   const type = resolveEventType(typeName);
-  if (!type) throw new CortexError('USAGE', `unknown type "${typeName}" (try decision, rejected, learned, plan, preference, error, done)`);
+  if (!type) throw new CortexError('USAGE', `unknown type "${typeName}" (try decision, rejected, learned, plan, step, preference, error, done)`);
   if (CHANGES.has(type)) throw new CortexError('USAGE', `${type} changes another memory and is not one to remember: forget one with cortex forget <id>, replace a decision with cortex remember "…" --supersedes <id>`);
   const given: Meta = {};
   if (args.why) given.reason = args.why;

@@ -22,8 +22,8 @@ const UNITS: Record<string, number> = {
   year: 365 * 86_400_000,
 };
 
-/** `2026-11-01`, optionally with a time (`T10:00`, ` 10:00:30.5`) and a zone (`Z`, `+02:00`). */
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+/** `2026-11-01`, optionally with a time (`T10:00`, ` 10:00:30.5`) and a zone (`Z`, `+02:00`, `+0200`, `+02`). */
+const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 const pad = (n: string): string => n.padStart(2, '0');
 /** 0000-01-01T00:00:00Z: no stored time is earlier (parse-event.ts keeps years within 0000-9999). */
@@ -53,9 +53,9 @@ export function parseDateBound(text: string, now: Date): Date | undefined {
   let normalized = `${year}-${pad(month)}-${pad(day)}`;
   if (hour !== undefined) {
     if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return undefined;
-    const offset = zone && !/^z$/i.test(zone) ? /^([+-])(\d{2}):?(\d{2})$/.exec(zone) : null;
-    if (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59)) return undefined;
-    normalized += `T${pad(hour)}:${minute}${second ? `:${second}${fraction ?? ''}` : ''}${offset ? `${offset[1]}${offset[2]}:${offset[3]}` : 'Z'}`;
+    const offset = zone && !/^z$/i.test(zone) ? /^([+-])(\d{2}):?(\d{2})?$/.exec(zone) : null;
+    if (offset && (Number(offset[2]) > 23 || Number(offset[3] ?? 0) > 59)) return undefined;
+    normalized += `T${pad(hour)}:${minute}${second ? `:${second}${fraction ?? ''}` : ''}${offset ? `${offset[1]}${offset[2]}:${offset[3] ?? '00'}` : 'Z'}`;
   }
   const date = new Date(normalized);
   return Number.isNaN(date.getTime()) ? undefined : date;

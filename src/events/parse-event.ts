@@ -99,8 +99,8 @@ function readTimestamp(raw: Record<string, unknown>, fallback: Date | undefined)
 function readContent(raw: Record<string, unknown>): string {
   const content = readString(raw, 'content');
   if (content.trim() === '') fail('"content" is empty');
-  // Counted as stored: a file written on Windows has CRLF line ends, which become LF.
-  if (content.length > MAX_CONTENT_CHARS && content.replace(/\r\n/g, '\n').length > MAX_CONTENT_CHARS) fail(`"content" is longer than ${MAX_CONTENT_CHARS} characters`);
+  // Counted as stored (CRLF as LF, control characters gone): a file written on Windows is no longer.
+  if (content.length > MAX_CONTENT_CHARS && printable(content).length > MAX_CONTENT_CHARS) fail(`"content" is longer than ${MAX_CONTENT_CHARS} characters`);
   return content;
 }
 
@@ -201,11 +201,14 @@ export function normalizeEvent(raw: unknown, ctx: EventContext): ParseResult {
   });
 }
 
+/** A full commit id, SHA-1 or SHA-256, in either case (git/refs.ts reads git's own, lower case). */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+
 function placeOf(raw: Record<string, unknown>, ctx: EventContext): Pick<CortexEvent, 'branch' | 'commit'> {
   const placed = raw.branch !== undefined || raw.commit !== undefined;
   const commit = readNullableString(raw, 'commit', placed ? null : ctx.commit);
   // git prints hashes in lower case, and a hash is compared as text from here on.
-  return { branch: readNullableString(raw, 'branch', placed ? null : ctx.branch), commit: commit && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(commit) ? commit.toLowerCase() : commit };
+  return { branch: readNullableString(raw, 'branch', placed ? null : ctx.branch), commit: commit && OBJECT_ID.test(commit) ? commit.toLowerCase() : commit };
 }
 
 /** A journal line must be complete: anything missing means it was not written by Cortex. */

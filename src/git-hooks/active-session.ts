@@ -24,7 +24,11 @@ const path = (repo: Repo) => join(repo.gitDir, 'cortex', 'active-session.json');
 const trailerSafe = (session: string): boolean => /^[^\s\p{Cc}]{1,200}$/u.test(session) && session !== 'unknown-session';
 
 export async function markSessionActive(repo: Repo, session: string): Promise<void> {
-  if (!trailerSafe(session)) return;
+  // Whatever is working now is not the session recorded before, whose trailer would go on its commits.
+  if (!trailerSafe(session)) {
+    if (session !== 'unknown-session') await rm(path(repo), { force: true }).catch(() => undefined);
+    return;
+  }
   const file = path(repo);
   await mkdir(dirname(file), { recursive: true })
     .then(() => writeFile(file, JSON.stringify({ session, ts: new Date().toISOString() })))

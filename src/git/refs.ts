@@ -9,6 +9,9 @@ import { CortexError } from '../errors.js';
  */
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/** A full object id as git prints it: 40 hex digits (SHA-1) or 64 (SHA-256), lower case. */
+export const isObjectId = (text: string): boolean => OID.test(text);
+
 // Read synchronously: a ref is a few bytes, and every search and hook reads one, where a hop
 // through libuv's thread pool costs more than the read (and waits behind GC on two cores).
 function readIfExists(path: string): string | null {

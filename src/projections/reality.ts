@@ -1,5 +1,6 @@
 import type { MemoryItem, MemoryState } from './fold.js';
 import { ECOSYSTEM_OF, MANIFEST_FILES, type Ecosystem } from './manifests.js';
+import { synonymsOf } from '../search/thesaurus.js';
 
 /**
  * Reality checks: what memory says against what the repository shows now. The shell gathers
@@ -206,10 +207,14 @@ export function realityChecks(state: MemoryState, facts: RepoFacts, shown: reado
     }
     // A package the list of technologies does not know, named as the thing rejected ("Joi: …").
     const named = rejectedPackage(subject);
-    if (!named || seen.has(named)) continue;
+    if (!named || [...seen].some((name) => name.toLowerCase() === named) || TECHNOLOGIES.some((tech) => tech.pattern.test(named))) continue;
     const ecos = [...deps].filter(([, names]) => names.has(named)).map(([eco]) => eco);
+    if (ecos.length === 0) continue;
+    // An English word ("debug", "async") names a package only when written as code.
+    if (synonymsOf(named).length > 0 && !item.content.includes(`\`${named}`)) continue;
+    // As above: a decision in force that mentions it is what the rejection is about, not the package.
     const word = new RegExp(`(?<![\\w@/.-])${named.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w/-])`, 'i');
-    if (ecos.length === 0 || state.decisions.some((d) => d.tier === 'active' && word.test(chosenPart(d.content)))) continue;
+    if (state.decisions.some((d) => d.tier === 'active' && word.test(d.content))) continue;
     seen.add(named);
     warnings.push({ kind: 'dependency', text: `${named} was rejected, yet ${manifestNames(ecos)} depends on it ("${clip(item.content)}").` });
   }
@@ -239,7 +244,7 @@ export function chosenPart(decision: string): string {
  * only describes what follows ("a debug endpoint").
  */
 function rejectedPackage(subject: string): string | null {
-  const rest = subject.replace(/^\s*(?:(?:rejected|ruled out|dropped|considered|tried|not|no|using|use|adding|add|adopting|adopt|switching to|moving to|pulling in|the|a|an)\s+)*/i, '');
+  const rest = subject.replace(/^\s*(?:(?:rejected|ruled out|dropped|considered|tried|not|no|using|use|adding|add|adopting|adopt|switching to|moving to|pulling in|the|a|an)\s+)*/i, '').replace(/^`([^`\s]+)`/, '$1');
   // The name alone, or followed by what it was for: "debug endpoint" names an endpoint, not debug.
   const first = /^(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?)(?=\s*$|[,;:.!?)—–]|\s+(?:for|as|in|on|to|here|there|because|since|with|at|instead|over|was|is|would|wouldn't|doesn't|isn't)\b)/i.exec(rest)?.[1]?.replace(/\.$/, '');
   return first && first.length >= 2 ? first.toLowerCase() : null;

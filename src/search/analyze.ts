@@ -109,11 +109,13 @@ export function analyzeWords(text: string): Array<{ word: string; index: number;
  * Chinese and Japanese write without spaces, so a "word" here is a whole clause: it is indexed as
  * its overlapping pairs of characters (データベース → デー ータ タベ ベー ース), as Lucene's CJK
  * analyser does, and a query's word the same way, so any run of two or more characters finds the
- * text it is part of. By script extension, so the marks both kana share (ー, ゝ) and 々 stay in
+ * text it is part of. By script extension, so the letters both kana share (ー, ゝ) and 々 stay in
  * the run. Korean, spaced by words, keeps its words whole.
  */
-const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
-const CJK_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
+const CJK = /(?=\p{L})[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+const CJK_RUNS = /(?:(?=\p{L})[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}])+|(?:(?!\p{L})[^]|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}])+/gu;
+/** Below U+2E80 no character is Chinese or Japanese: most words are decided by this alone. */
+const MAYBE_CJK = /[^\u0000-\u2e7f]/;
 
 function cjkTerms(word: string): string[] {
   const terms: string[] = [];
@@ -131,7 +133,9 @@ function cjkTerms(word: string): string[] {
 
 function termsOfWord(word: string): string[] {
   if (word.length === 0) return [];
-  if (CJK.test(word)) return cjkTerms(word);
+  // Letters only (a combining mark some kana share is no kana), composed and full-width as NFKC
+  // makes them, so ｶﾞｽ and a decomposed ガス index as ガス does.
+  if (MAYBE_CJK.test(word) && CJK.test(word)) return cjkTerms(word.normalize('NFKC'));
   const named = SYMBOL_NAMES[word.toLowerCase()];
   if (named) return [named];
   const parts = word

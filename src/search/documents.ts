@@ -141,12 +141,14 @@ export interface SearchEdit {
   target: string;
   by?: string;
   named?: boolean;
+  /** For a named supersession, the superseding decision's time: of two that name each other, the later stands. */
+  at?: string;
   place: number;
 }
 
 export function editsOf(e: CortexEvent): Array<Omit<SearchEdit, 'place'>> {
   if (e.meta.supersedes !== undefined && PERMANENT.has(e.type)) {
-    return supersedesOf(e).map((ref) => ({ kind: 'supersede', target: ref.toUpperCase(), by: e.id, named: true }));
+    return supersedesOf(e).map((ref) => ({ kind: 'supersede', target: ref.toUpperCase(), by: e.id, named: true, at: e.ts }));
   }
   const target = str(e.meta.target) ?? str(e.meta.id);
   if (!target) return [];

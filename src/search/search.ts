@@ -261,12 +261,12 @@ function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { show
   const retracted = new Set<string>();
   const amendedBy = new Map<string, string>();
   const byId = new Map<string, string>();
-  const named: Array<{ ref: string; by: string; order: number }> = [];
-  for (const [order, edit] of meta.edits.entries()) {
+  const named: Array<{ ref: string; by: string; at: string }> = [];
+  for (const edit of meta.edits) {
     if (!visiblePlace[edit.place]) continue;
     if (edit.kind === 'retract') retracted.add(edit.target);
     else if (edit.kind === 'amend') amendedBy.set(edit.target, edit.by ?? '');
-    else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '', order });
+    else if (edit.named) named.push({ ref: edit.target, by: edit.by ?? '', at: edit.at ?? '' });
     else byId.set(edit.target, edit.by ?? '');
   }
   const shown = (doc: StoredDoc): boolean => !retracted.has(doc.id) && (doc.amendedBy ?? '') === (amendedBy.get(doc.id) ?? '');
@@ -282,9 +282,11 @@ function editsInView(meta: SearchMeta, visiblePlace: readonly boolean[]): { show
     if (by !== undefined || live.length === 0) return by;
     const found = naming(id);
     if (!found) return undefined;
-    // Two decisions that each name the other: the later one stands, as the projections judge it.
+    // Two decisions that each name the other: the later one (by time, then id) stands, as the
+    // projections judge it (compareEvents), however the index took them in.
     const back = naming(found.by);
-    return back && back.by === id && back.order > found.order ? undefined : found.by;
+    const later = (a: { at: string; by: string }, b: { at: string; by: string }) => (a.at !== b.at ? a.at > b.at : a.by > b.by);
+    return back && back.by === id && later(back, found) ? undefined : found.by;
   };
   return { shown, superseded };
 }

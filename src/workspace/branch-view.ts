@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CortexEvent } from '../events/types.js';
-import { readRef } from '../git/refs.js';
+import { isObjectId, readRef } from '../git/refs.js';
 import { readHead, type HeadState, type Repo } from '../git/repo.js';
 import { listedIds, PROJECTION_FILES } from '../projections/tracked-files.js';
 import { branchNames, creationOrRecorded, journalAtFork, previousIncarnations, readBranchLog, readRenames, recordedAfter, RENAMED } from './fork-records.js';
@@ -442,7 +442,7 @@ async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: Re
   for (const p of places) {
     if (p.commit === null) continue;
     if (ancestors.has(p.commit) || ancestors.has(currentCommit(p.commit, rewrites))) return false;
-    if (recorded.size < FOREIGN_SAMPLE) recorded.add(p.commit);
+    if (recorded.size < FOREIGN_SAMPLE && isObjectId(p.commit)) recorded.add(p.commit);
   }
   return recorded.size > 0 && (await existingCommits(repo, [...recorded])).size === 0;
 }
@@ -450,21 +450,19 @@ async function fromElsewhere(repo: Repo, places: readonly Place[], ancestors: Re
 /** How many recorded commits are asked about: a repository that has none of these has none of the rest. */
 const FOREIGN_SAMPLE = 200;
 
-/** Which of these commits the repository has (one `git cat-file --batch-check`; none asked, no call). */
 /**
- * Which of the recorded commits this clone has. Only a full hash names a commit: an imported
+ * Which of the recorded commits this clone has (one `git cat-file --batch-check`; none asked, no
+ * call). Only a full hash names a commit: an imported
  * line's `commit` may say anything ("HEAD", a branch, a short hash), and git would resolve that
  * to HEAD's own commit, judging everything recorded there to be on another line of history.
  */
 async function existingCommits(repo: Repo, commits: readonly string[]): Promise<Set<string>> {
-  const hashes = commits.filter((c) => FULL_HASH.test(c));
+  const hashes = commits.filter(isObjectId);
   if (hashes.length === 0) return new Set();
   const { stdout } = await runGit(['cat-file', '--batch-check'], { cwd: repo.workTree ?? repo.gitDir, input: `${hashes.join('\n')}\n` });
   const found = new Set(stdout.split('\n').filter((line) => / commit \d+$/.test(line)).map((line) => line.split(' ')[0] as string));
   return new Set(hashes.filter((c) => found.has(c)));
 }
-
-const FULL_HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The merges HEAD's history reverts (`git revert -m <n> <merge>`, by hand or by a forge's revert

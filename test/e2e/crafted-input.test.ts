@@ -47,6 +47,16 @@ describe('imported events that say something odd', () => {
     expect(Object.fromEntries(found.map((h) => [h.id, h.superseded]))).toEqual({ d1: true, d2: false, q1: true, q2: false });
   });
 
+  it('of two decisions naming each other, imported in either order and in separate imports, the later in time stands in search as in the projections', () => {
+    const dir = initialized();
+    importLines(dir, [{ id: 'q2', type: 'decision', content: 'Use SQS for background queues', ts: '2026-11-04T10:00:00Z', meta: { supersedes: ['q1'] } }]);
+    cortex(dir, ['search', 'queues']); // the index takes q2 in first
+    importLines(dir, [{ id: 'q1', type: 'decision', content: 'Use Redis for background queues', ts: '2026-11-03T10:00:00Z', meta: { supersedes: ['q2'] } }]);
+    expect(ids(cortexJson(dir, ['decisions']))).toEqual(['q2']);
+    const found = cortexJson<Array<{ id: string; superseded: boolean }>>(dir, ['search', 'background queues']);
+    expect(Object.fromEntries(found.map((h) => [h.id, h.superseded]))).toEqual({ q1: true, q2: false });
+  });
+
   it('an amendment of an amendment amends the memory, and is never a result of its own', () => {
     const dir = initialized();
     importLines(dir, [
@@ -74,6 +84,10 @@ describe('import files as other tools write them', () => {
     const latin = cortex(dir, ['import', join(folder, 'latin1.jsonl')]);
     expect(latin.code).toBe(1);
     expect(latin.stderr.trim()).toMatch(/^cortex: .*latin1\.jsonl: not UTF-8 text; save it as UTF-8/);
+    // Through a pipe, or behind a UTF-8 byte-order mark, the same.
+    expect(cortex(dir, ['import', '-'], { input: Buffer.from(`${line('café piped')}\n`, 'latin1') as unknown as string }).stderr).toMatch(/standard input: not UTF-8 text/);
+    writeFileSync(join(folder, 'bom-latin1.jsonl'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${line('café marked')}\n`, 'latin1')]));
+    expect(cortex(dir, ['import', join(folder, 'bom-latin1.jsonl')]).code).toBe(1);
     expect(cortexJson<Array<{ content: string }>>(dir, ['log']).map((e) => e.content).sort()).toEqual(['old mac one', 'old mac two', 'Ünïcode from PowerShell']);
   });
 
@@ -127,7 +141,7 @@ describe('a session id that is no token', () => {
       return g(dir, 'log', '-1', '--format=%B');
     };
     expect(commitAs('sess-ok', 'b.txt')).toContain('Cortex-Session: sess-ok'); // the hooks do run
-    cortex(dir, ['hook', 'session-end'], { input: JSON.stringify({ session_id: 'sess-ok', cwd: dir }) });
+    // sess-ok never ended: the session working now is not it, and its commits are not sess-ok's either.
     const message = commitAs('s\nSigned-off-by: Mallory <m@x>', 'c.txt');
     expect(message).not.toContain('Signed-off-by');
     expect(message).not.toContain('Cortex-Session');

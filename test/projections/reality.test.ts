@@ -62,6 +62,10 @@ describe('reality checks', () => {
     expect(check([joi], facts({ manifests: [pkg({ zod: '^3' })] }))).toEqual([]);
     // A word further in is not what was rejected; a later decision that takes it up silences it.
     expect(check([makeEvent({ type: 'rejected', content: 'A debug endpoint in production' })], facts({ manifests: [pkg({ debug: '^4' })] }))).toEqual([]);
+    // An English word is a package only when written as code; a known technology is warned about once.
+    expect(check([makeEvent({ type: 'rejected', content: 'Debug in production' })], facts({ manifests: [pkg({ debug: '^4' })] }))).toEqual([]);
+    expect(check([makeEvent({ type: 'rejected', content: '`debug` in production: too chatty' })], facts({ manifests: [pkg({ debug: '^4' })] }))).toHaveLength(1);
+    expect(check([makeEvent({ type: 'rejected', content: 'Redis for caching' })], facts({ manifests: [pkg({ redis: '^4' })] }))).toHaveLength(1);
     expect(check([joi, makeEvent({ type: 'decision', content: 'Use joi after all: zod lacks the custom messages' })], facts({ manifests: [pkg({ joi: '^17' })] }))).toEqual([]);
   });
 

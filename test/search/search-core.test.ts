@@ -74,6 +74,10 @@ describe('analysis', () => {
     expect(analyze('使用PostgreSQL数据库')).toEqual(['使用', ...analyze('PostgreSQL'), '数据', '据库']);
     expect(analyze('決')).toEqual(['決']);
     expect(analyze('한국어')).toEqual(['한국어']); // Korean is spaced by words
+    // Half-width and decomposed kana read as their usual form; a Latin word's combining dot below is no kana.
+    expect(analyze('ｶﾞｽ')).toEqual(analyze('ガス'));
+    expect(analyze('ガス'.normalize('NFD'))).toEqual(analyze('ガス'));
+    expect(analyze('dạy học'.normalize('NFD'))).toEqual(['day', 'hoc']);
   });
 
   it('keeps C++, C# and F# apart from each other and from the letter c', () => {
