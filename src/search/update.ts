@@ -210,25 +210,27 @@ async function amendedBefore(journal: Journal, events: readonly CortexEvent[]): 
   if (wanted.length === 0) return new Map();
   const all = new Map((await readAll(journal)).events.map((e) => [e.id, e]));
   // The memory each amends, and any amendments on the way to it.
-  const out = new Map<string, CortexEvent>();
-  for (const amendment of wanted) {
-    let target = all.get(amendment.meta.target as string);
-    for (let hops = 0; target && hops < MAX_AMENDMENT_CHAIN; hops++) {
-      out.set(target.id, target);
-      target = target.type === 'event_amended' && typeof target.meta.target === 'string' ? all.get(target.meta.target) : undefined;
-    }
-  }
-  return out;
+  return new Map(wanted.flatMap((amendment) => amendmentChain(amendment, all)).map((e) => [e.id, e]));
 }
 
 /** How far an amendment of an amendment of … is followed back to the memory: further is a loop. */
 const MAX_AMENDMENT_CHAIN = 32;
 
+/** What an amendment amends, in `byId`, then what that amends while it is an amendment too: the memory last. */
+function amendmentChain(amendment: CortexEvent, byId: ReadonlyMap<string, CortexEvent>): CortexEvent[] {
+  const chain: CortexEvent[] = [];
+  let target = byId.get(String(amendment.meta.target ?? ''));
+  while (target && chain.length < MAX_AMENDMENT_CHAIN) {
+    chain.push(target);
+    target = target.type === 'event_amended' ? byId.get(String(target.meta.target ?? '')) : undefined;
+  }
+  return chain;
+}
+
 /** The memory an amendment amends, through amendments of amendments; undefined when it is not in `byId`. */
 function amendedMemory(amendment: CortexEvent, byId: ReadonlyMap<string, CortexEvent>): CortexEvent | undefined {
-  let target = byId.get(String(amendment.meta.target ?? ''));
-  for (let hops = 0; target?.type === 'event_amended' && hops < MAX_AMENDMENT_CHAIN; hops++) target = byId.get(String(target.meta.target ?? ''));
-  return target?.type === 'event_amended' ? undefined : target;
+  const memory = amendmentChain(amendment, byId).at(-1);
+  return memory?.type === 'event_amended' ? undefined : memory;
 }
 
 async function appendToIndex(dir: string, before: SearchMeta, events: readonly CortexEvent[], tip: string | null, earlier: ReadonlyMap<string, CortexEvent>): Promise<SearchMeta | null> {

@@ -70,6 +70,20 @@ describe('imported events that say something odd', () => {
   });
 });
 
+describe('amendment chains across imports', () => {
+  it('an amendment of an amendment imported after the index was built amends the memory too', () => {
+    const dir = initialized();
+    importLines(dir, [
+      { id: 'm1', type: 'learned', content: 'The cache TTL is sixty seconds', ts: '2026-11-01T10:00:00Z' },
+      { id: 'am1', type: 'event_amended', content: 'The cache TTL is ninety seconds', ts: '2026-11-02T10:00:00Z', meta: { target: 'm1' } },
+    ]);
+    expect(cortexJson<Array<{ id: string }>>(dir, ['search', 'cache ttl ninety']).map((h) => h.id)).toEqual(['m1']);
+    importLines(dir, [{ id: 'am2', type: 'event_amended', content: 'The cache TTL is ninety seconds, set in config.yaml', ts: '2026-11-03T10:00:00Z', meta: { target: 'am1' } }]);
+    const hits = cortexJson<Array<{ id: string; type: string; content: string }>>(dir, ['search', 'cache ttl ninety']);
+    expect(hits.map((h) => [h.id, h.type, h.content])).toEqual([['m1', 'knowledge_acquired', 'The cache TTL is ninety seconds, set in config.yaml']]);
+  });
+});
+
 describe('import files as other tools write them', () => {
   const line = (content: string) => JSON.stringify({ type: 'learned', content, ts: '2026-01-05T00:00:00Z' });
 
